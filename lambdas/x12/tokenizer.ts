@@ -1,0 +1,381 @@
+/**
+ * The X12 tokenizer: a push-style engine with no I/O. Feed it bytes in chunks of any size with
+ * {@link X12Tokenizer.push}, finish with {@link X12Tokenizer.end}; it calls the handler for every
+ * interchange start (with the delimiters read from ISA), every segment and every issue.
+ *
+ * - Delimiters come from each ISA: the element separator is the character after `ISA`, the
+ *   component separator is ISA16, the segment terminator the character after it, the repetition
+ *   separator ISA11 from version 00402 on. Any character may be a delimiter, including letters
+ *   and multi-byte UTF-8 characters.
+ * - CR/LF after a terminator is skipped (and remembered as the file's line break); files wrapped
+ *   at a fixed column (a line break inside ISA) have every CR/LF removed.
+ * - Memory is bounded by the longest segment plus one chunk.
+ *
+ * Internally bytes are decoded as latin1, so string offsets are byte offsets; element values
+ * holding bytes >= 0x80 are re-decoded as UTF-8.
+ */
+import { issue, type X12Issue } from './issues';
+
+export interface Delimiters {
+  element: string;
+  component: string;
+  /** Absent before version 00402, where ISA11 is the standards identifier. */
+  repetition?: string;
+  segment: string;
+}
+
+export interface SegmentToken {
+  /** Segment id (element 0). */
+  id: string;
+  /** elements[0] is the id; elements[n] is the raw text of element n. */
+  elements: string[];
+  /** Byte offset of the first character of the segment. */
+  offset: number;
+  /** Byte offset just past the segment terminator. */
+  end: number;
+  /** 1-based line and column of the segment start. */
+  line: number;
+  column: number;
+  /** 0-based index of the segment in the file. */
+  index: number;
+}
+
+export interface InterchangeStart {
+  delimiters: Delimiters;
+  /** Characters between a terminator and the next segment ("", "\n" or "\r\n"). */
+  lineBreak: string;
+  /** Column at which lines are wrapped, when the file is wrapped. */
+  wrapColumn?: number;
+}
+
+export interface TokenHandler {
+  interchange?(start: InterchangeStart, isa: SegmentToken): void;
+  segment(segment: SegmentToken): void;
+  issue?(issue: X12Issue): void;
+}
+
+const CR = 13;
+const LF = 10;
+/** Bytes to collect before giving up on finding a complete ISA. */
+const ISA_LOOKAHEAD = 4096;
+const HIGH = /[\x80-\xff]/;
+const WRAP_STRIP = /[\r\n]/g;
+
+/** Length in bytes of the UTF-8 character whose first byte is at `pos` (1 when invalid). */
+function utf8Length(text: string, pos: number): number {
+  const b = text.charCodeAt(pos);
+  const n = b >= 0xf0 && b <= 0xf4 ? 4 : b >= 0xe0 ? 3 : b >= 0xc2 && b < 0xe0 ? 2 : 1;
+  if (n === 1 || b >= 0xf8) return 1;
+  if (pos + n > text.length) return -n; // not enough data yet
+  for (let i = 1; i < n; i++) {
+    const c = text.charCodeAt(pos + i);
+    if (c < 0x80 || c > 0xbf) return 1;
+  }
+  return n;
+}
+
+/** Decodes a latin1-decoded string holding UTF-8 bytes. */
+export function fromLatin1(text: string): string {
+  return HIGH.test(text) ? Buffer.from(text, 'latin1').toString('utf8') : text;
+}
+
+export class X12Tokenizer {
+  private buf = '';
+  /** Absolute byte offset of buf[0]. */
+  private base = 0;
+  private line = 1;
+  /** Absolute byte offset of the start of the current line. */
+  private lineStart = 0;
+  private index = 0;
+  private delims: Delimiters | undefined;
+  private term = '';
+  private es = '';
+  private wrapped = false;
+  private skipCr = true;
+  private skipLf = true;
+  /** Spaces and tabs before a segment id (indented files) are skipped unless a delimiter. */
+  private skipBlank = true;
+  private highBytes = false;
+  private ended = false;
+  private garbageReported = false;
+
+  constructor(private readonly handler: TokenHandler) {}
+
+  /** Feeds the next chunk of bytes (Buffer, Uint8Array or an already latin1-decoded string). */
+  push(chunk: Uint8Array | string): void {
+    const text =
+      typeof chunk === 'string' ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).latin1Slice();
+    if (!this.highBytes && HIGH.test(text)) this.highBytes = true;
+    this.buf = this.buf.length === 0 ? text : this.buf + text;
+    this.scan(false);
+  }
+
+  /** Signals the end of input: the last segment may lack its terminator. */
+  end(): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.scan(true);
+  }
+
+  private report(i: X12Issue): void {
+    this.handler.issue?.(i);
+  }
+
+  private position(abs: number): { offset: number; line: number; column: number } {
+    return { offset: abs, line: this.line, column: abs - this.lineStart + 1 };
+  }
+
+  private scan(final: boolean): void {
+    const buf = this.buf;
+    const len = buf.length;
+    let pos = 0;
+    for (;;) {
+      // skip line breaks (and, outside an interchange, spaces) between segments
+      while (pos < len) {
+        const c = buf.charCodeAt(pos);
+        if (c === LF && this.skipLf) {
+          this.line++;
+          this.lineStart = this.base + pos + 1;
+        } else if (!(c === CR && this.skipCr) && !((c === 32 || c === 9) && this.skipBlank)) break;
+        pos++;
+      }
+      if (pos >= len) break;
+      if (this.delims === undefined) {
+        const used = this.readIsa(pos, final);
+        if (used < 0) break; // need more data
+        pos = used;
+        continue;
+      }
+      if (buf.charCodeAt(pos) === 73 && buf.startsWith('ISA', pos) && buf.startsWith(this.es, pos + 3)) {
+        // a new interchange (possibly without the previous IEA): re-read its delimiters
+        this.delims = undefined;
+        continue;
+      }
+      const t = buf.indexOf(this.term, pos);
+      if (t < 0) {
+        if (!final) break;
+        this.emit(pos, len, len);
+        pos = len;
+        break;
+      }
+      pos = this.emit(pos, t, t + this.term.length);
+    }
+    this.base += pos;
+    this.buf = pos >= len ? '' : buf.slice(pos);
+  }
+
+  /** Emits the segment buf[start, stop) whose terminator ends at `next`; returns `next`. */
+  private emit(start: number, stop: number, next: number): number {
+    let text = this.buf.slice(start, stop);
+    const abs = this.base + start;
+    const at = this.position(abs);
+    if (this.wrapped && (text.includes('\n') || text.includes('\r'))) {
+      for (let i = 0; i < text.length; i++) {
+        if (text.charCodeAt(i) === LF) {
+          this.line++;
+          this.lineStart = abs + i + 1;
+        }
+      }
+      text = text.replace(WRAP_STRIP, '');
+    }
+    const elements = text.split(this.es);
+    if (this.highBytes && HIGH.test(text)) {
+      for (let i = 0; i < elements.length; i++) elements[i] = fromLatin1(elements[i] as string);
+    }
+    const id = elements[0] as string;
+    const token: SegmentToken = {
+      id,
+      elements,
+      offset: abs,
+      end: this.base + next,
+      line: at.line,
+      column: at.column,
+      index: this.index++,
+    };
+    if (!isSegmentId(id)) {
+      this.report(
+        issue('INVALID_SEGMENT_ID', `Segment identifier "${printable(id)}" is not 2 or 3 letters or digits`, {
+          ...at,
+          segmentId: printable(id),
+        }),
+      );
+    }
+    this.handler.segment(token);
+    if (id === 'IEA') {
+      this.delims = undefined;
+      this.skipBlank = true;
+    }
+    return next;
+  }
+
+  /**
+   * Reads an ISA starting at `pos`, sets the delimiters and emits it. Returns the position after
+   * its terminator, or -1 when more data is needed.
+   */
+  private readIsa(pos: number, final: boolean): number {
+    const buf = this.buf;
+    const start = buf.indexOf('ISA', pos);
+    if (start !== pos) {
+      if (start < 0 && !final && buf.length - pos < ISA_LOOKAHEAD) return -1;
+      const stop = start < 0 ? buf.length : start;
+      if (!this.garbageReported) {
+        this.garbageReported = true;
+        const code = this.index === 0 ? 'NO_INTERCHANGE' : 'UNEXPECTED_DATA';
+        this.report(
+          issue(code, code === 'NO_INTERCHANGE' ? 'The data does not start with an ISA segment' : 'Data outside an interchange was skipped', this.position(this.base + pos)),
+        );
+      }
+      this.countLines(pos, stop);
+      return stop;
+    }
+    if (buf.length - start < 4) {
+      if (!final) return -1;
+      return this.badIsa(start, buf.length, 'ISA segment is truncated');
+    }
+    const es = buf[start + 3] as string;
+    if (es === '\r' || es === '\n' || /[A-Za-z0-9 ]/.test(es)) {
+      return this.badIsa(start, start + 3, 'The character after ISA must be the element separator');
+    }
+    // walk the 15 separators after ISA01..ISA15, skipping line breaks (wrapped files)
+    let p = start + 4;
+    let seps = 0;
+    let wrapped = false;
+    const fields: string[] = ['ISA'];
+    let field = '';
+    while (p < buf.length && seps < 15) {
+      const ch = buf[p] as string;
+      if (ch === es) {
+        fields.push(field);
+        field = '';
+        seps++;
+      } else if (ch === '\n' || ch === '\r') {
+        wrapped = true;
+      } else {
+        field += ch;
+      }
+      p++;
+      if (p - start > 512) break;
+    }
+    if (seps < 15) {
+      if (!final && p >= buf.length) return -1;
+      return this.badIsa(start, p, 'ISA segment has fewer than 16 elements');
+    }
+    while (wrapped && p < buf.length && (buf.charCodeAt(p) === LF || buf.charCodeAt(p) === CR)) p++;
+    if (p >= buf.length) {
+      if (!final) return -1;
+      return this.badIsa(start, p, 'ISA segment is truncated');
+    }
+    const compLen = utf8Length(buf, p);
+    if (compLen < 0) {
+      if (!final) return -1;
+      return this.badIsa(start, buf.length, 'ISA segment is truncated');
+    }
+    const component = buf.slice(p, p + compLen);
+    p += compLen;
+    while (wrapped && p < buf.length && (buf.charCodeAt(p) === LF || buf.charCodeAt(p) === CR)) p++;
+    if (p >= buf.length) {
+      if (!final) return -1;
+      return this.badIsa(start, p, 'ISA segment has no segment terminator');
+    }
+    const termLen = utf8Length(buf, p);
+    if (termLen < 0) {
+      if (!final) return -1;
+      return this.badIsa(start, buf.length, 'ISA segment is truncated');
+    }
+    const term = buf.slice(p, p + termLen);
+    const afterTerm = p + termLen;
+    // line break after the terminator (needed to know the file's format)
+    if (!final && afterTerm + 2 > buf.length) return -1;
+    let lineBreak = '';
+    if (term !== '\n' && term !== '\r') {
+      if (buf.startsWith('\r\n', afterTerm)) lineBreak = '\r\n';
+      else if (buf[afterTerm] === '\n') lineBreak = '\n';
+    }
+    fields.push(component);
+    const version = fields[12] ?? '';
+    const repetition = version >= '00402' ? fields[11] : undefined;
+    const delimiters: Delimiters = {
+      element: fromLatin1(es),
+      component: fromLatin1(component),
+      segment: fromLatin1(term),
+    };
+    if (repetition !== undefined && repetition.length === 1) delimiters.repetition = fromLatin1(repetition);
+    const conflict = duplicateDelimiter([es, component, term, ...(repetition ? [repetition] : [])]);
+    if (conflict) {
+      return this.badIsa(start, afterTerm, `ISA delimiters are not distinct: "${printable(fromLatin1(conflict))}" is used twice`);
+    }
+    this.delims = delimiters;
+    this.term = term;
+    this.es = es;
+    this.wrapped = wrapped;
+    this.skipCr = term !== '\r' && es !== '\r' && component !== '\r' && repetition !== '\r';
+    this.skipLf = term !== '\n' && es !== '\n' && component !== '\n' && repetition !== '\n';
+    this.skipBlank = ![term, es, component, repetition].some((d) => d === ' ' || d === '\t');
+    const abs = this.base + start;
+    const at = this.position(abs);
+    let wrapColumn: number | undefined;
+    if (wrapped) {
+      const nl = buf.indexOf('\n', start);
+      wrapColumn = buf.charCodeAt(nl - 1) === CR ? nl - 1 - start : nl - start;
+      this.countLines(start, afterTerm);
+    }
+    const token: SegmentToken = {
+      id: 'ISA',
+      elements: fields.map((f) => fromLatin1(f)),
+      offset: abs,
+      end: this.base + afterTerm,
+      line: at.line,
+      column: at.column,
+      index: this.index++,
+    };
+    const startInfo: InterchangeStart = { delimiters, lineBreak };
+    if (wrapColumn !== undefined) startInfo.wrapColumn = wrapColumn;
+    this.handler.interchange?.(startInfo, token);
+    this.handler.segment(token);
+    return afterTerm;
+  }
+
+  private badIsa(start: number, stop: number, message: string): number {
+    this.report(issue('INVALID_ISA', message, { ...this.position(this.base + start), segmentId: 'ISA' }));
+    this.garbageReported = true;
+    this.countLines(start, stop);
+    // skip to the next ISA, if any
+    const next = this.buf.indexOf('ISA', Math.max(stop, start + 3));
+    const to = next < 0 ? this.buf.length : next;
+    this.countLines(stop, to);
+    return to;
+  }
+
+  private countLines(from: number, to: number): void {
+    const buf = this.buf;
+    for (let i = buf.indexOf('\n', from); i >= 0 && i < to; i = buf.indexOf('\n', i + 1)) {
+      this.line++;
+      this.lineStart = this.base + i + 1;
+    }
+  }
+}
+
+function isSegmentId(id: string): boolean {
+  if (id.length < 2 || id.length > 3) return false;
+  for (let i = 0; i < id.length; i++) {
+    const c = id.charCodeAt(i);
+    if (!((c >= 65 && c <= 90) || (c >= 48 && c <= 57))) return false;
+  }
+  const first = id.charCodeAt(0);
+  return first >= 65 && first <= 90;
+}
+
+function duplicateDelimiter(values: string[]): string | undefined {
+  const seen = new Set<string>();
+  for (const v of values) {
+    if (seen.has(v)) return v;
+    seen.add(v);
+  }
+  return undefined;
+}
+
+/** Shows control characters visibly in messages. */
+export function printable(text: string): string {
+  const shown = text.length > 20 ? `${text.slice(0, 20)}…` : text;
+  return shown.replace(/[\x00-\x1f\x7f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
