@@ -13,8 +13,8 @@ import {
   type GuideNode,
   isLoop,
   type Requirement,
-  type SectionName,
   SECTIONS,
+  type SectionName,
   type SegmentDefinition,
   type SituationalRule,
   type Usage,
@@ -319,7 +319,19 @@ function compileNodes(
     const trigger = children[0];
     if (!trigger || trigger.kind !== 'segment') {
       const placeholder = compileSegment({ segment: 'XXX', min: 1, max: 1 }, undefined, node.loop, section, loopWhere, []);
-      return { kind: 'loop', id: node.loop, key: `${node.loop}_loop`, name: node.name ?? node.loop, min: node.min, max: node.max, usage: 'S', trigger: placeholder, children, index: new Map(), section } satisfies CompiledLoop;
+      return {
+        kind: 'loop',
+        id: node.loop,
+        key: `${node.loop}_loop`,
+        name: node.name ?? node.loop,
+        min: node.min,
+        max: node.max,
+        usage: 'S',
+        trigger: placeholder,
+        children,
+        index: new Map(),
+        section,
+      } satisfies CompiledLoop;
     }
     if (trigger.max !== 1) problems.push(`${loopWhere}: the loop's first segment must have max use 1`);
     const index = buildIndex(children);

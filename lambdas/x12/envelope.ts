@@ -4,7 +4,7 @@
  * complete transaction set to the handler. It keeps only the current transaction set's segments
  * in memory.
  */
-import { issue, type IssueCode, type X12Issue } from './issues';
+import { type IssueCode, issue, type X12Issue } from './issues';
 import { type Delimiters, type SegmentToken, type TokenHandler, X12Tokenizer } from './tokenizer';
 
 export interface Span {
@@ -100,8 +100,7 @@ export function validCcyymmdd(v: string): boolean {
 export function checkIsa(isa: SegmentToken): X12Issue[] {
   const out: X12Issue[] = [];
   const e = isa.elements;
-  const bad = (n: number, message: string, code: IssueCode = 'INVALID_ENVELOPE_VALUE') =>
-    out.push(issue(code, message, at(isa, n)));
+  const bad = (n: number, message: string, code: IssueCode = 'INVALID_ENVELOPE_VALUE') => out.push(issue(code, message, at(isa, n)));
   if (e.length !== 17) {
     bad(e.length > 17 ? 17 : e.length, `ISA has ${e.length - 1} elements; it must have 16`);
     return out;
@@ -123,8 +122,7 @@ export function checkIsa(isa: SegmentToken): X12Issue[] {
 function checkGs(gs: SegmentToken): X12Issue[] {
   const out: X12Issue[] = [];
   const e = gs.elements;
-  const bad = (n: number, message: string, code: IssueCode = 'INVALID_ENVELOPE_VALUE') =>
-    out.push(issue(code, message, at(gs, n)));
+  const bad = (n: number, message: string, code: IssueCode = 'INVALID_ENVELOPE_VALUE') => out.push(issue(code, message, at(gs, n)));
   if (e.length < 9) bad(e.length, `GS has ${e.length - 1} elements; it must have 8`, 'MANDATORY_ELEMENT_MISSING');
   if (!/^[A-Z0-9]{2}$/.test(e[1] ?? '')) bad(1, 'GS01 functional identifier code must be 2 characters');
   for (const n of [2, 3]) {
@@ -207,7 +205,7 @@ export class X12Reader {
       case 'SE':
         if (this.set) {
           this.set.segments.push(seg);
-          this.closeSet(seg);
+          this.closeSet(seg, seg);
         } else {
           this.orphan(seg, 'UNEXPECTED_TRAILER', 'SE without a matching ST');
         }
@@ -270,11 +268,21 @@ export class X12Reader {
       // an interchange holding only TA1s is sometimes counted by its TA1s: accept both
       const counted = sameNumber(e[1], String(ic.groupCount)) || (ic.groupCount === 0 && sameNumber(e[1], String(ta1Count)));
       if (!counted) {
-        ic.issues.push(issue('GROUP_COUNT_MISMATCH', `IEA01 says ${e[1] ?? '(missing)'} functional groups; the interchange has ${ic.groupCount}`, at(iea, 1)));
+        ic.issues.push(
+          issue(
+            'GROUP_COUNT_MISMATCH',
+            `IEA01 says ${e[1] ?? '(missing)'} functional groups; the interchange has ${ic.groupCount}`,
+            at(iea, 1),
+          ),
+        );
       }
       if (e[2] !== ic.isa.elements[13]) {
         ic.issues.push(
-          issue('INTERCHANGE_CONTROL_NUMBER_MISMATCH', `IEA02 ${e[2] ?? '(missing)'} does not match ISA13 ${ic.isa.elements[13]}`, at(iea, 2)),
+          issue(
+            'INTERCHANGE_CONTROL_NUMBER_MISMATCH',
+            `IEA02 ${e[2] ?? '(missing)'} does not match ISA13 ${ic.isa.elements[13]}`,
+            at(iea, 2),
+          ),
         );
       }
     } else {
@@ -319,12 +327,20 @@ export class X12Reader {
       const e = ge.elements;
       if (!sameNumber(e[1], String(group.transactionCount))) {
         group.issues.push(
-          issue('TRANSACTION_COUNT_MISMATCH', `GE01 says ${e[1] ?? '(missing)'} transaction sets; the group has ${group.transactionCount}`, at(ge, 1)),
+          issue(
+            'TRANSACTION_COUNT_MISMATCH',
+            `GE01 says ${e[1] ?? '(missing)'} transaction sets; the group has ${group.transactionCount}`,
+            at(ge, 1),
+          ),
         );
       }
       if (!sameNumber(e[2], group.gs.elements[6])) {
         group.issues.push(
-          issue('GROUP_CONTROL_NUMBER_MISMATCH', `GE02 ${e[2] ?? '(missing)'} does not match GS06 ${group.gs.elements[6] ?? ''}`, at(ge, 2)),
+          issue(
+            'GROUP_CONTROL_NUMBER_MISMATCH',
+            `GE02 ${e[2] ?? '(missing)'} does not match GS06 ${group.gs.elements[6] ?? ''}`,
+            at(ge, 2),
+          ),
         );
       }
     } else {

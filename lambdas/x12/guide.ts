@@ -13,24 +13,7 @@
  */
 
 /** X12 simple data element types. `Nn` is numeric with n implied decimal places. */
-export type ElementType =
-  | 'AN'
-  | 'ID'
-  | 'DT'
-  | 'TM'
-  | 'R'
-  | 'B'
-  | 'N'
-  | 'N0'
-  | 'N1'
-  | 'N2'
-  | 'N3'
-  | 'N4'
-  | 'N5'
-  | 'N6'
-  | 'N7'
-  | 'N8'
-  | 'N9';
+export type ElementType = 'AN' | 'ID' | 'DT' | 'TM' | 'R' | 'B' | 'N' | 'N0' | 'N1' | 'N2' | 'N3' | 'N4' | 'N5' | 'N6' | 'N7' | 'N8' | 'N9';
 
 /** Standard requirement designator: Mandatory, Optional, relational (X). */
 export type Requirement = 'M' | 'O' | 'X';

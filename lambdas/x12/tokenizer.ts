@@ -103,8 +103,7 @@ export class X12Tokenizer {
 
   /** Feeds the next chunk of bytes (Buffer, Uint8Array or an already latin1-decoded string). */
   push(chunk: Uint8Array | string): void {
-    const text =
-      typeof chunk === 'string' ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).latin1Slice();
+    const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString('latin1');
     if (!this.highBytes && HIGH.test(text)) this.highBytes = true;
     this.buf = this.buf.length === 0 ? text : this.buf + text;
     this.scan(false);
@@ -222,7 +221,11 @@ export class X12Tokenizer {
         this.garbageReported = true;
         const code = this.index === 0 ? 'NO_INTERCHANGE' : 'UNEXPECTED_DATA';
         this.report(
-          issue(code, code === 'NO_INTERCHANGE' ? 'The data does not start with an ISA segment' : 'Data outside an interchange was skipped', this.position(this.base + pos)),
+          issue(
+            code,
+            code === 'NO_INTERCHANGE' ? 'The data does not start with an ISA segment' : 'Data outside an interchange was skipped',
+            this.position(this.base + pos),
+          ),
         );
       }
       this.countLines(pos, stop);

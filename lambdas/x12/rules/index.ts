@@ -1,0 +1,16 @@
+import { codeValue } from './code-value';
+import { elementLength } from './element-length';
+import { elementNotUsed } from './element-not-used';
+import { elementType } from './element-type';
+import { requiredElements } from './required-elements';
+import { situationalRules } from './situational-rules';
+import { syntaxNotes } from './syntax-notes';
+import { tooManyElements } from './too-many-elements';
+import type { SegmentRule, ValueRule } from './types';
+
+/** Rules over each present value, in the order their findings are reported. */
+export const VALUE_RULES: readonly ValueRule[] = [elementNotUsed, elementType, elementLength, codeValue];
+/** Rules over each segment. */
+export const SEGMENT_RULES: readonly SegmentRule[] = [tooManyElements, requiredElements, syntaxNotes, situationalRules];
+
+export type { Finding, SegmentRule, SegmentValues, ValueRule } from './types';

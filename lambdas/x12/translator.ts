@@ -1,0 +1,456 @@
+/**
+ * Translator X12 -> Guide JSON, with validation in the same pass.
+ *
+ * The reader walks the guide's structure as X12 defines it: for each segment it searches forward
+ * from the current position of the innermost loop, then of each enclosing loop; a loop's first
+ * segment starts a new loop (or a new repetition). Where siblings start with the same segment id,
+ * the qualifier codes the guide restricts pick the variant (NM1*85 billing provider vs NM1*87
+ * pay-to). A segment that fits nowhere is reported and skipped.
+ */
+import {
+  type CompiledElement,
+  type CompiledGuide,
+  type CompiledLoop,
+  type CompiledNode,
+  type CompiledSegment,
+  compileGuide,
+  matchesDiscriminator,
+} from './compiled-guide';
+import type { Guide } from './guide';
+import { type IssueCode, issue, type X12Issue } from './issues';
+import { type Finding, SEGMENT_RULES, VALUE_RULES } from './rules';
+import type { Delimiters, SegmentToken } from './tokenizer';
+import { type ElementValue, toJsonValue } from './values';
+
+export type GuideJsonObject = { [key: string]: GuideJsonValue };
+export type GuideJsonValue = ElementValue | GuideJsonObject | GuideJsonValue[];
+
+export interface GuideJson {
+  heading: GuideJsonObject;
+  detail: GuideJsonObject;
+  summary: GuideJsonObject;
+}
+
+export interface TranslationResult {
+  guideId: string;
+  json: GuideJson;
+  issues: X12Issue[];
+  /** Number of repetitions of the guide's fragment loop. */
+  fragmentCount: number;
+}
+
+interface Frame {
+  loop: CompiledLoop | undefined;
+  children: CompiledNode[];
+  index: Map<string, number[]>;
+  /** Index of the child matched last (-1: none yet). */
+  pos: number;
+  counts: number[];
+  /** Output object of this loop instance (root: unused, see sections). */
+  out: GuideJsonObject;
+  path: string;
+  /** HL01 of this loop's HL trigger, when it is one. */
+  hlId: string | undefined;
+}
+
+const MATCH_STRICT = 0;
+const MATCH_QUALIFIER = 1;
+const MATCH_ID = 2;
+
+function matchLevel(node: CompiledNode, elements: string[], cs: string, level: number): boolean {
+  const d = node.kind === 'segment' ? node.discriminators : node.trigger.discriminators;
+  if (d.length === 0) return true;
+  if (level === MATCH_ID) return true;
+  if (level === MATCH_QUALIFIER) return matchesDiscriminator(elements, d[0] as (typeof d)[0], cs);
+  for (const x of d) if (!matchesDiscriminator(elements, x, cs)) return false;
+  return true;
+}
+
+export interface TranslateOptions {
+  delimiters: Pick<Delimiters, 'component' | 'repetition'>;
+  /** Skip validation findings that do not affect the JSON (faster, for trusted input). */
+  validate?: boolean;
+}
+
+class Translation {
+  readonly issues: X12Issue[] = [];
+  private readonly stack: Frame[] = [];
+  private readonly sections: GuideJson = { heading: {}, detail: {}, summary: {} };
+  private readonly cs: string;
+  private readonly rs: string | undefined;
+  private segIndex = 0;
+  private seg!: SegmentToken;
+  private readonly hlSeen = new Set<string>();
+  fragmentCount = 0;
+
+  constructor(
+    private readonly guide: CompiledGuide,
+    options: TranslateOptions,
+  ) {
+    this.cs = options.delimiters.component;
+    this.rs = options.delimiters.repetition;
+    const root = guide.root;
+    this.stack.push({
+      loop: undefined,
+      children: root.children,
+      index: root.index,
+      pos: -1,
+      counts: new Array(root.children.length).fill(0),
+      out: {},
+      path: '',
+      hlId: undefined,
+    });
+  }
+
+  private report(code: IssueCode, message: string, extra: Partial<X12Issue> = {}): void {
+    const s = this.seg;
+    this.issues.push(
+      issue(code, message, {
+        offset: s.offset,
+        line: s.line,
+        column: s.column,
+        segmentIndex: this.segIndex,
+        segmentId: s.id,
+        ...extra,
+      }),
+    );
+  }
+
+  segment(seg: SegmentToken): void {
+    this.seg = seg;
+    this.segIndex++;
+    const found = this.find(seg);
+    if (!found) {
+      this.unplaced(seg);
+      return;
+    }
+    const { depth, child } = found;
+    // leave inner loops
+    while (this.stack.length - 1 > depth) this.pop();
+    const frame = this.stack[depth] as Frame;
+    const node = frame.children[child] as CompiledNode;
+    this.advance(frame, child);
+    if (node.kind === 'segment') {
+      const count = ++frame.counts[child]!;
+      const path = this.childPath(frame, node, count - 1);
+      if (count > node.max) {
+        this.report('SEGMENT_EXCEEDS_MAX_USE', `${node.id} (${node.name}) is used ${count} times; the maximum is ${node.max}`, {
+          loopId: node.loopId,
+          path,
+        });
+        return;
+      }
+      if (node.usage === 'N')
+        this.report('SEGMENT_NOT_USED', `${node.id} (${node.name}) is marked not used by the guide`, { loopId: node.loopId, path });
+      this.place(frame, node, this.segmentObject(node, seg, path), count);
+      return;
+    }
+    // a loop: a new repetition
+    const count = ++frame.counts[child]!;
+    const index = node.max > 1 ? count - 1 : -1;
+    const path = `${frame.path ? `${frame.path}.` : this.sectionPrefix(node)}${node.key}${index >= 0 ? `[${index}]` : ''}`;
+    if (count > node.max) {
+      this.report('LOOP_EXCEEDS_MAX_REPEAT', `Loop ${node.id} (${node.name}) repeats ${count} times; the maximum is ${node.max}`, {
+        loopId: node.id,
+        path,
+      });
+    }
+    if (this.guide.guide.fragmentLoop === node.id) this.fragmentCount++;
+    const out: GuideJsonObject = {};
+    if (count <= node.max) this.place(frame, node, out, count);
+    const hlId = node.trigger.id === 'HL' ? this.checkHl(seg, path) : undefined;
+    const inner: Frame = {
+      loop: node,
+      children: node.children,
+      index: node.index,
+      pos: 0,
+      counts: new Array(node.children.length).fill(0),
+      out,
+      path,
+      hlId,
+    };
+    inner.counts[0] = 1;
+    this.stack.push(inner);
+    const trigger = node.trigger;
+    out[trigger.key] = this.segmentObject(trigger, seg, `${path}.${trigger.key}`);
+  }
+
+  private sectionPrefix(node: CompiledNode): string {
+    return `${node.section}.`;
+  }
+
+  private childPath(frame: Frame, node: CompiledSegment, index: number): string {
+    const base = frame.path ? `${frame.path}.` : this.sectionPrefix(node);
+    return `${base}${node.key}${node.max > 1 ? `[${index}]` : ''}`;
+  }
+
+  private checkHl(seg: SegmentToken, path: string): string | undefined {
+    const id = seg.elements[1] ?? '';
+    const parent = seg.elements[2] ?? '';
+    let enclosing: string | undefined;
+    for (let i = this.stack.length - 1; i >= 0; i--) {
+      const f = this.stack[i] as Frame;
+      if (f.hlId !== undefined) {
+        enclosing = f.hlId;
+        break;
+      }
+    }
+    if (id !== '' && this.hlSeen.has(id)) {
+      this.report('HIERARCHY_ERROR', `HL01 ${id} is used twice`, { element: 1, path: `${path}` });
+    }
+    this.hlSeen.add(id);
+    if (enclosing !== undefined) {
+      if (parent !== enclosing) {
+        this.report('HIERARCHY_ERROR', `HL02 parent ${parent || '(none)'} does not match the enclosing level HL01 ${enclosing}`, {
+          element: 2,
+          path,
+        });
+      }
+    } else if (parent !== '' && !this.hlSeen.has(parent)) {
+      this.report('HIERARCHY_ERROR', `HL02 parent ${parent} does not name an earlier HL01`, { element: 2, path });
+    }
+    return id;
+  }
+
+  /** Moves a frame's position forward to `child`, reporting required siblings skipped. */
+  private advance(frame: Frame, child: number): void {
+    if (child > frame.pos) {
+      for (let i = frame.pos + 1; i < child; i++) this.checkMissing(frame, i);
+      frame.pos = child;
+    }
+  }
+
+  private checkMissing(frame: Frame, i: number): void {
+    const node = frame.children[i] as CompiledNode;
+    if (node.min > 0 && (frame.counts[i] ?? 0) < node.min && node.usage !== 'N') {
+      const where = frame.loop ? `loop ${frame.loop.id} (${frame.loop.name})` : node.section;
+      const path = `${frame.path ? `${frame.path}.` : this.sectionPrefix(node)}${node.key}`;
+      if (node.kind === 'segment') {
+        this.report('REQUIRED_SEGMENT_MISSING', `Required segment ${node.id} (${node.name}) is missing in ${where}`, {
+          segmentId: node.id,
+          loopId: frame.loop?.id,
+          path,
+        });
+      } else {
+        this.report('REQUIRED_LOOP_MISSING', `Required loop ${node.id} (${node.name}) is missing in ${where}`, {
+          segmentId: node.trigger.id,
+          loopId: node.id,
+          path,
+        });
+      }
+    }
+  }
+
+  private pop(): void {
+    const frame = this.stack.pop() as Frame;
+    for (let i = frame.pos + 1; i < frame.children.length; i++) this.checkMissing(frame, i);
+  }
+
+  /** Finds where a segment goes: the frame depth and the child index. */
+  private find(seg: SegmentToken): { depth: number; child: number } | undefined {
+    const id = seg.id;
+    const els = seg.elements;
+    for (let level = MATCH_STRICT; level <= MATCH_ID; level++) {
+      for (let depth = this.stack.length - 1; depth >= 0; depth--) {
+        const frame = this.stack[depth] as Frame;
+        const candidates = frame.index.get(id);
+        if (!candidates) continue;
+        for (const c of candidates) {
+          if (c < frame.pos) continue;
+          const node = frame.children[c] as CompiledNode;
+          // a segment already used up fits again only as a last resort (reported as exceeding its max use)
+          if (c === frame.pos && node.kind === 'segment' && level !== MATCH_ID && (frame.counts[c] ?? 0) >= node.max) continue;
+          if (matchLevel(node, els, this.cs, level)) return { depth, child: c };
+        }
+      }
+    }
+    return undefined;
+  }
+
+  private unplaced(seg: SegmentToken): void {
+    const top = this.stack[this.stack.length - 1] as Frame;
+    const loopId = top.loop?.id;
+    if (!this.guide.guide.segments[seg.id]) {
+      this.report('UNRECOGNIZED_SEGMENT', `Segment ${seg.id} is not defined in guide ${this.guide.id}`, { loopId });
+      return;
+    }
+    // defined somewhere: earlier in a loop on the stack (out of order) or elsewhere (unexpected)
+    for (let depth = this.stack.length - 1; depth >= 0; depth--) {
+      const frame = this.stack[depth] as Frame;
+      const candidates = frame.index.get(seg.id);
+      if (candidates?.some((c) => c < frame.pos)) {
+        this.report('SEGMENT_OUT_OF_ORDER', `Segment ${seg.id} is out of order${loopId ? ` in loop ${loopId}` : ''}`, { loopId });
+        return;
+      }
+    }
+    this.report('UNEXPECTED_SEGMENT', `Segment ${seg.id} is not expected here${loopId ? ` (in loop ${loopId})` : ''}`, { loopId });
+  }
+
+  private place(frame: Frame, node: CompiledNode, value: GuideJsonObject, count: number): void {
+    const target = frame.loop ? frame.out : this.sections[node.section];
+    if (node.max > 1) {
+      const list = target[node.key];
+      if (count === 1 || !Array.isArray(list)) target[node.key] = [value];
+      else list.push(value);
+    } else {
+      target[node.key] = value;
+    }
+  }
+
+  private segmentObject(node: CompiledSegment, seg: SegmentToken, path: string): GuideJsonObject {
+    const out: GuideJsonObject = {};
+    const els = seg.elements;
+    const defs = node.elements;
+    const n = Math.min(els.length - 1, defs.length);
+    for (let i = 1; i <= n; i++) {
+      const raw = els[i] as string;
+      if (raw === '') continue;
+      const def = defs[i - 1] as CompiledElement;
+      if (def.repeat > 1 && this.rs !== undefined && raw.includes(this.rs)) {
+        const parts = raw.split(this.rs);
+        if (parts.length > def.repeat) {
+          this.finding(
+            { code: 'TOO_MANY_REPETITIONS', message: `repeats ${parts.length} times; the maximum is ${def.repeat}`, element: i },
+            node,
+            def,
+            path,
+          );
+        }
+        const list: GuideJsonValue[] = [];
+        parts.forEach((part, r) => {
+          if (part !== '') list.push(this.elementValue(node, def, part, `${path}.${def.key}[${r}]`, i, r + 1));
+        });
+        out[def.key] = list;
+      } else {
+        const v = this.elementValue(node, def, raw, `${path}.${def.key}`, i, 0);
+        out[def.key] = def.repeat > 1 ? [v] : v;
+      }
+    }
+    for (const rule of SEGMENT_RULES) {
+      let findings: Finding[];
+      try {
+        findings = rule.check({ segment: node, elements: els, componentSeparator: this.cs });
+      } catch (e) {
+        findings = [{ code: 'UNEXPECTED_SEGMENT', message: `rule ${rule.id} failed: ${(e as Error).message}` }];
+      }
+      for (const f of findings) {
+        const def = f.element ? defs[f.element - 1] : undefined;
+        this.finding(f, node, def, def ? `${path}.${def.key}` : path);
+      }
+    }
+    return out;
+  }
+
+  private elementValue(
+    node: CompiledSegment,
+    def: CompiledElement,
+    raw: string,
+    path: string,
+    position: number,
+    repetition: number,
+  ): GuideJsonValue {
+    if (def.components) {
+      const parts = raw.split(this.cs);
+      const obj: GuideJsonObject = {};
+      const comps = def.components;
+      if (parts.length > comps.length) {
+        this.finding(
+          {
+            code: 'TOO_MANY_COMPONENTS',
+            message: `has ${parts.length} components; at most ${comps.length} are defined`,
+            element: position,
+          },
+          node,
+          def,
+          path,
+        );
+      }
+      const m = Math.min(parts.length, comps.length);
+      for (let c = 0; c < m; c++) {
+        const part = parts[c] as string;
+        if (part === '') continue;
+        const comp = comps[c] as CompiledElement;
+        obj[comp.key] = this.simpleValue(node, comp, part, `${path}.${comp.key}`, position, c + 1, repetition);
+      }
+      return obj;
+    }
+    if (raw.includes(this.cs) && def.type !== 'AN') {
+      // a component separator inside a simple element: keep the text, report it
+      this.finding(
+        { code: 'TOO_MANY_COMPONENTS', message: 'is a simple element but holds a component separator', element: position },
+        node,
+        def,
+        path,
+      );
+    }
+    return this.simpleValue(node, def, raw, path, position, 0, repetition);
+  }
+
+  private simpleValue(
+    node: CompiledSegment,
+    def: CompiledElement,
+    raw: string,
+    path: string,
+    element: number,
+    component: number,
+    repetition: number,
+  ): ElementValue {
+    for (const rule of VALUE_RULES) {
+      const f = rule.check(def, raw);
+      if (f) {
+        f.element = element;
+        if (component) f.component = component;
+        if (repetition) f.repetition = repetition;
+        this.finding(f, node, def, path);
+      }
+    }
+    const v = toJsonValue(def, raw);
+    return v === undefined ? raw : v;
+  }
+
+  private finding(f: Finding, node: CompiledSegment, def: CompiledElement | undefined, path: string): void {
+    const label = f.element
+      ? `${node.id}${String(f.element).padStart(2, '0')}${f.component ? `-${String(f.component).padStart(2, '0')}` : ''}`
+      : node.id;
+    const name = def ? ` (${def.name})` : '';
+    const message =
+      f.code === 'MANDATORY_ELEMENT_MISSING' ||
+      f.code === 'TOO_MANY_ELEMENTS' ||
+      f.code.startsWith('CONDITIONAL') ||
+      f.code.startsWith('EXCLUSION') ||
+      f.code.startsWith('SITUATIONAL')
+        ? f.message
+        : `${label}${name} ${f.message}`;
+    const extra: Partial<X12Issue> = { loopId: node.loopId, path };
+    if (f.element) extra.element = f.element;
+    if (f.component) extra.component = f.component;
+    if (f.repetition) extra.repetition = f.repetition;
+    if (def) extra.elementRef = f.component && def.components ? def.components[f.component - 1]?.ref : def.ref;
+    this.report(f.code, message, extra);
+  }
+
+  finish(): GuideJson {
+    while (this.stack.length > 1) this.pop();
+    const root = this.stack[0] as Frame;
+    // a missing SE is an envelope issue already; do not report it twice
+    for (let i = root.pos + 1; i < root.children.length; i++) {
+      const node = root.children[i] as CompiledNode;
+      if (node.kind === 'segment' && node.id === 'SE') continue;
+      this.checkMissing(root, i);
+    }
+    return this.sections;
+  }
+}
+
+/** Translates one transaction set (ST..SE segments) with a guide. */
+export function translateSegments(
+  guide: Guide | CompiledGuide,
+  segments: readonly SegmentToken[],
+  options: TranslateOptions,
+): TranslationResult {
+  const compiled = 'root' in guide ? guide : compileGuide(guide);
+  const t = new Translation(compiled, options);
+  for (const seg of segments) t.segment(seg);
+  const json = t.finish();
+  return { guideId: compiled.id, json, issues: t.issues, fragmentCount: t.fragmentCount };
+}
