@@ -11,6 +11,7 @@
  *   edi guides
  */
 import { closeSync, createReadStream, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { BUILTIN_GUIDES } from '../lambdas/guides';
 import { functionalAck, ta1Ack } from '../lambdas/x12/ack';
@@ -462,4 +463,11 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`edi: unexpected error: ${(e as Error).message ?? String(e)}\n`);
     return 3;
   }
+}
+
+// run directly (npx tsx bin/edi.ts ...); the `edi` binary imports the bundle and calls main
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
 }

@@ -249,7 +249,9 @@ export function functionalAck(
     'X',
     release,
   );
-  groups.forEach((g, gi) => ackGroup(w, g, entries, type, String(gi + 1).padStart(4, '0')));
+  groups.forEach((g, gi) => {
+    ackGroup(w, g, entries, type, String(gi + 1).padStart(4, '0'));
+  });
   w.seg('GE', String(groups.length), String(env.groupControlNumber));
   w.seg('IEA', '1', String(env.interchangeControlNumber).padStart(9, '0'));
   return w.parts.join('');

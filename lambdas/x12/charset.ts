@@ -52,6 +52,7 @@ export function inBasic(ch: string): boolean {
 
 export function inCharacterSet(ch: string, set: CharacterSet): boolean {
   if (inBasic(ch)) return true;
+  if (set === 'Basic') return false;
   const c = ch.codePointAt(0) ?? 0;
   if (isLower(c)) return true;
   if (set === 'ExtendedHipaa') return HIPAA_SPECIAL.includes(ch);

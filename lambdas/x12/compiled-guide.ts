@@ -317,7 +317,7 @@ function compileNodes(
     }
     const children = compileNodes(guide, node.items, node.loop, section, loopWhere, problems);
     const trigger = children[0];
-    if (!trigger || trigger.kind !== 'segment') {
+    if (trigger?.kind !== 'segment') {
       const placeholder = compileSegment({ segment: 'XXX', min: 1, max: 1 }, undefined, node.loop, section, loopWhere, []);
       return {
         kind: 'loop',
@@ -376,10 +376,10 @@ export function compileGuide(guide: Guide): CompiledGuide {
   checkSiblings(children, index, 'structure', problems);
   const first = children[0];
   const last = children[children.length - 1];
-  if (!first || first.kind !== 'segment' || first.id !== 'ST' || first.section !== 'heading') {
+  if (first?.kind !== 'segment' || first.id !== 'ST' || first.section !== 'heading') {
     problems.push('structure: the first item of heading must be the ST segment');
   }
-  if (!last || last.kind !== 'segment' || last.id !== 'SE' || last.section !== 'summary') {
+  if (last?.kind !== 'segment' || last.id !== 'SE' || last.section !== 'summary') {
     problems.push('structure: the last item of summary must be the SE segment');
   }
   const businessIdentifiers: CompiledGuide['businessIdentifiers'] = [];

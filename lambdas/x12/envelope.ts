@@ -102,7 +102,7 @@ export function checkIsa(isa: SegmentToken): X12Issue[] {
   const e = isa.elements;
   const bad = (n: number, message: string, code: IssueCode = 'INVALID_ENVELOPE_VALUE') => out.push(issue(code, message, at(isa, n)));
   if (e.length !== 17) {
-    bad(e.length > 17 ? 17 : e.length, `ISA has ${e.length - 1} elements; it must have 16`);
+    bad(Math.min(e.length, 17), `ISA has ${e.length - 1} elements; it must have 16`);
     return out;
   }
   for (let i = 1; i <= 16; i++) {
@@ -193,15 +193,20 @@ export class X12Reader {
     this.lastEnd = seg.end;
     switch (seg.id) {
       case 'ISA':
-        return this.openInterchange(seg);
+        this.openInterchange(seg);
+        return;
       case 'IEA':
-        return this.closeInterchange(seg, seg);
+        this.closeInterchange(seg, seg);
+        return;
       case 'GS':
-        return this.openGroup(seg);
+        this.openGroup(seg);
+        return;
       case 'GE':
-        return this.closeGroup(seg, seg);
+        this.closeGroup(seg, seg);
+        return;
       case 'ST':
-        return this.openSet(seg);
+        this.openSet(seg);
+        return;
       case 'SE':
         if (this.set) {
           this.set.segments.push(seg);

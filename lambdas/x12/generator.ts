@@ -419,7 +419,9 @@ export function generateInterchange(input: GenerateInput): GenerateResult {
   const { delimiters, conflicts } = chooseDelimiters(used, input.delimiters);
   for (const c of conflicts) issues.push(issue('DELIMITER_CONFLICT', c));
   const d = delimiters;
-  const lb = input.lineBreak ?? '';
+  // a line break after a terminator that is itself a line break would add empty segments
+  const lb = d.segment === '\n' || d.segment === '\r' ? '' : (input.lineBreak ?? '');
+  const validate = input.validate !== false && conflicts.length === 0;
   const term = d.segment + lb;
   const parts: string[] = [];
   parts.push(isaText(input.isa, d) + term);
@@ -453,14 +455,17 @@ export function generateInterchange(input: GenerateInput): GenerateResult {
       for (const seg of segs) {
         const text = segmentToText(seg, d);
         parts.push(text + term);
-        if (input.validate !== false) {
+        if (validate) {
           tokens.push({ id: seg.id, elements: text.split(d.element), offset: 0, end: 0, line: 0, column: 0, index: tokens.length });
         }
       }
-      if (input.validate !== false) {
+      if (validate) {
         const result = translateSegments(s.guide, tokens, { delimiters: d });
         const prefix = rendered.length > 1 || g.sets.length > 1 ? `transactionGroups[${gi}].transactions[${ti}].` : '';
+        const renderPaths = new Set(s.result.issues.map((i) => i.path));
         for (const i of result.issues) {
+          // a value the renderer already reported is not reported again by the validator
+          if (i.path && renderPaths.has(prefix + i.path)) continue;
           // positions in the generated text mean nothing to the caller: the JSON path does
           delete i.offset;
           delete i.line;

@@ -146,7 +146,11 @@ export function trackIdentifiers(
     for (const w of list) {
       let v = seg.elements[w.element];
       if (v && w.component) v = v.split(componentSeparator)[w.component - 1];
-      if (v) (out[w.ref] ??= []).push(v);
+      if (v) {
+        const list = out[w.ref];
+        if (list) list.push(v);
+        else out[w.ref] = [v];
+      }
     }
   }
   return out;

@@ -5,7 +5,7 @@
  * loops. SE is computed by the generator and never required.
  */
 import { type CompiledElement, type CompiledGuide, type CompiledNode, type CompiledSegment, compileGuide } from './compiled-guide';
-import { codeOf, type Guide } from './guide';
+import type { Guide } from './guide';
 
 type Schema = Record<string, unknown>;
 

@@ -402,6 +402,7 @@ class Translation {
         if (component) f.component = component;
         if (repetition) f.repetition = repetition;
         this.finding(f, node, def, path);
+        break; // one finding per value: a malformed number is not also "too short"
       }
     }
     const v = toJsonValue(def, raw);

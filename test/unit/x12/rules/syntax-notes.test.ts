@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { miniGuide, wrap } from '../../../helpers/mini-guide';
+import { codesOf, translateText } from '../../../helpers/translate';
+
+describe('Rule: syntax-notes', () => {
+  const base = ['BEG*00*SA*PO1**20240101'];
+  it('P (paired): passes both or neither, reports one without the other', () => {
+    expect(codesOf(wrap([...base, 'PO1*1*1*EA***VP*X1']), miniGuide)).toEqual([]);
+    expect(codesOf(wrap([...base, 'PO1*1']), miniGuide)).toEqual([]);
+    const r = translateText(wrap([...base, 'PO1*1*1*EA***VP']), miniGuide);
+    expect(r.entries[0]?.errors.map((e) => [e.code, e.element])).toEqual([['CONDITIONAL_ELEMENT_MISSING', 7]]);
+  });
+  it('R (at least one): reports none of them present', () => {
+    expect(codesOf(wrap([...base, 'N1*ST**92*123', 'PO1*1']), miniGuide)).toEqual([]);
+    expect(codesOf(wrap([...base, 'N1*ST', 'PO1*1']), miniGuide)).toEqual(['CONDITIONAL_ELEMENT_MISSING']);
+  });
+  it('C (conditional): the first requires the others', () => {
+    expect(codesOf(wrap([...base, 'PO1*1*2*EA']), miniGuide)).toEqual([]);
+    expect(codesOf(wrap([...base, 'PO1*1**EA']), miniGuide)).toEqual(['CONDITIONAL_ELEMENT_MISSING']);
+    expect(codesOf(wrap([...base, 'DTM*001**1200']), miniGuide)).toContain('CONDITIONAL_ELEMENT_MISSING');
+  });
+  it('E (exclusion) and L (list conditional) work on a segment that states them', async () => {
+    const { checkNote } = await import('../../../../lambdas/x12/rules/syntax-notes');
+    const { compileGuide } = await import('../../../../lambdas/x12/compiled-guide');
+    const beg = compileGuide(miniGuide).root.children[1];
+    if (!beg || beg.kind !== 'segment') throw new Error('BEG expected');
+    const values = (els: string[]) => ({ segment: beg, elements: ['BEG', ...els], componentSeparator: ':' });
+    const e = { kind: 'E' as const, positions: [3, 4], text: 'E0304' };
+    expect(checkNote(values(['00', 'SA', 'P', '', '20240101']), e)).toBeUndefined();
+    expect(checkNote(values(['00', 'SA', 'P', 'R', '20240101']), e)?.code).toBe('EXCLUSION_CONDITION_VIOLATED');
+    const l = { kind: 'L' as const, positions: [2, 3, 4], text: 'L020304' };
+    expect(checkNote(values(['00', 'SA', '', 'R']), l)).toBeUndefined();
+    expect(checkNote(values(['00', 'SA', '', '']), l)?.code).toBe('CONDITIONAL_ELEMENT_MISSING');
+    expect(checkNote(values(['00', '', '', '']), l)).toBeUndefined();
+  });
+});

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import type { CompiledElement } from '../../../lambdas/x12/compiled-guide';
+import { formatValue, parseDate, parseTime, toJsonValue } from '../../../lambdas/x12/values';
+
+function el(type: string, min = 1, max = 18): CompiledElement {
+  const decimals = type === 'N' ? 0 : /^N[0-9]$/.test(type) ? Number(type[1]) : -1;
+  return {
+    position: 1,
+    label: '01',
+    key: 'x_01',
+    ref: '1',
+    name: 'X',
+    type: type as CompiledElement['type'],
+    min,
+    max,
+    req: 'M',
+    usage: 'R',
+    codes: undefined,
+    restricted: false,
+    repeat: 1,
+    decimals,
+    components: undefined,
+    syntax: [],
+  };
+}
+
+describe('Module: values', () => {
+  it('applies implied decimals of Nn types both ways', () => {
+    expect(toJsonValue(el('N2'), '12345')).toBe(123.45);
+    expect(toJsonValue(el('N2'), '-5')).toBe(-0.05);
+    expect(formatValue(el('N2'), 123.45)).toEqual({ ok: true, text: '12345' });
+    expect(formatValue(el('N2'), -0.05)).toEqual({ ok: true, text: '-5' });
+    expect(formatValue(el('N2'), 1.234)).toMatchObject({ ok: false });
+  });
+  it('writes numbers canonically, padding only to the minimum length', () => {
+    expect(toJsonValue(el('R'), '100.00')).toBe(100);
+    expect(formatValue(el('R'), 100)).toEqual({ ok: true, text: '100' });
+    expect(formatValue(el('R'), 0.5)).toEqual({ ok: true, text: '.5' });
+    expect(formatValue(el('R'), 1e-7)).toEqual({ ok: true, text: '.0000001' });
+    expect(formatValue(el('N0', 4, 9), 7)).toEqual({ ok: true, text: '0007' });
+    expect(formatValue(el('R', 3, 9), -2.5)).toEqual({ ok: true, text: '-02.5' });
+  });
+  it('keeps numbers beyond double precision as text', () => {
+    expect(toJsonValue(el('N0'), '1234567890123456789')).toBe('1234567890123456789');
+    expect(formatValue(el('N0'), '1234567890123456789')).toEqual({ ok: true, text: '1234567890123456789' });
+  });
+  it('converts dates and times', () => {
+    expect(parseDate('20240229')).toBe('2024-02-29');
+    expect(parseDate('20230229')).toBeUndefined();
+    expect(parseDate('240101')).toBe('2024-01-01');
+    expect(parseTime('1230')).toBe('12:30');
+    expect(parseTime('123059')).toBe('12:30:59');
+    expect(parseTime('12305912')).toBe('12:30:59.12');
+    expect(parseTime('2400')).toBeUndefined();
+    expect(formatValue(el('DT', 8, 8), '2024-02-29')).toEqual({ ok: true, text: '20240229' });
+    expect(formatValue(el('DT', 6, 6), '2024-02-29')).toEqual({ ok: true, text: '240229' });
+    expect(formatValue(el('DT', 8, 8), '2024-02-30')).toMatchObject({ ok: false });
+    expect(formatValue(el('TM', 4, 8), '12:30:59.5')).toEqual({ ok: true, text: '1230595' });
+  });
+  it('pads integers given for string elements to the minimum length (ST02 as a number)', () => {
+    expect(formatValue(el('AN', 4, 9), 12)).toEqual({ ok: true, text: '0012' });
+    expect(formatValue(el('AN', 4, 9), '12')).toEqual({ ok: true, text: '12' });
+    expect(formatValue(el('AN'), { a: 1 })).toMatchObject({ ok: false });
+  });
+});
