@@ -11,6 +11,7 @@ import x12_005010_855 from './x12-005010-855.json';
 import x12_005010_856 from './x12-005010-856.json';
 import x12_005010_997 from './x12-005010-997.json';
 import x12_005010X221A1_835 from './x12-005010X221A1-835.json';
+import x12_005010X222A1_837P from './x12-005010X222A1-837P.json';
 import x12_005010X231A1_999 from './x12-005010X231A1-999.json';
 import x12_005010X279A1_270 from './x12-005010X279A1-270.json';
 import x12_005010X279A1_271 from './x12-005010X279A1-271.json';
@@ -28,6 +29,7 @@ export const BUILTIN_GUIDES: readonly Guide[] = [
   x12_005010_856 as Guide,
   x12_005010_997 as Guide,
   x12_005010X221A1_835 as Guide,
+  x12_005010X222A1_837P as Guide,
   x12_005010X231A1_999 as Guide,
   x12_005010X279A1_270 as Guide,
   x12_005010X279A1_271 as Guide,

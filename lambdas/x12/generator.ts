@@ -252,7 +252,9 @@ export function chooseDelimiters(used: Set<string>, given?: Partial<Delimiters>)
   const pick = (role: keyof typeof CANDIDATES): string => {
     const g = given?.[role];
     if (g !== undefined) {
-      if (used.has(g)) conflicts.push(`${role} delimiter ${JSON.stringify(g)} appears in the data`);
+      // readers split on the repetition separator only inside repeating elements, so data that
+      // holds it elsewhere is no conflict (files in the wild rely on this)
+      if (used.has(g) && role !== 'repetition') conflicts.push(`${role} delimiter ${JSON.stringify(g)} appears in the data`);
       if (taken.has(g)) conflicts.push(`${role} delimiter ${JSON.stringify(g)} is already used as another delimiter`);
       taken.add(g);
       return g;
