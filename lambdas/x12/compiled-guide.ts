@@ -44,10 +44,64 @@ export interface CompiledElement {
   syntax: SyntaxNote[];
 }
 
+export interface SegmentMasks {
+  required: number;
+  notes: Array<{ kind: SyntaxNote['kind']; all: number; first: number; rest: number }>;
+}
+
+/**
+ * True when a segment whose present elements are `mask` has no required element missing and
+ * breaks no syntax note (the rules then have nothing to report; they run only otherwise).
+ */
+export function masksOk(m: SegmentMasks, mask: number): boolean {
+  if ((mask & m.required) !== m.required) return false;
+  for (let i = 0; i < m.notes.length; i++) {
+    const n = m.notes[i] as SegmentMasks['notes'][number];
+    const hit = mask & n.all;
+    switch (n.kind) {
+      case 'P':
+        if (hit !== 0 && hit !== n.all) return false;
+        break;
+      case 'R':
+        if (hit === 0) return false;
+        break;
+      case 'E':
+        if ((hit & (hit - 1)) !== 0) return false;
+        break;
+      case 'C':
+        if ((mask & n.first) !== 0 && hit !== n.all) return false;
+        break;
+      case 'L':
+        if ((mask & n.first) !== 0 && (mask & n.rest) === 0) return false;
+        break;
+    }
+  }
+  return true;
+}
+
+function buildMasks(elements: CompiledElement[], syntax: SyntaxNote[], required: number[]): SegmentMasks | undefined {
+  if (elements.length > 30) return undefined;
+  const bit = (p: number) => 1 << p;
+  const notes = syntax
+    .filter((n) => !n.unused)
+    .map((n) => {
+      const [first = 0, ...rest] = n.positions;
+      return {
+        kind: n.kind,
+        all: n.positions.reduce((m, p) => m | bit(p), 0),
+        first: bit(first),
+        rest: rest.reduce((m, p) => m | bit(p), 0),
+      };
+    });
+  return { required: required.reduce((m, p) => m | bit(p), 0), notes };
+}
+
 export interface SyntaxNote {
   kind: 'P' | 'R' | 'C' | 'E' | 'L';
   positions: number[];
   text: string;
+  /** Every element the note names is marked not used by the guide: the note does not apply. */
+  unused?: boolean;
 }
 
 /** A qualifier that tells variants apart: an element (or component) and its allowed codes. */
@@ -69,6 +123,14 @@ export interface CompiledSegment {
   syntax: SyntaxNote[];
   rules: SituationalRule[];
   discriminators: Discriminator[];
+  /** Positions of required elements, and of composites with required components. */
+  required: number[];
+  composites: number[];
+  /**
+   * Bit masks over element positions (bit n = position n) for a fast "nothing to report" check
+   * of required elements and syntax notes; undefined when a position is beyond 30.
+   */
+  masks: SegmentMasks | undefined;
   /** Loop id of the enclosing loop (undefined at the root). */
   loopId: string | undefined;
   section: SectionName;
@@ -86,6 +148,8 @@ export interface CompiledLoop {
   children: CompiledNode[];
   /** Child indices by segment id of the segment that would match them. */
   index: Map<string, number[]>;
+  /** Indices of the children that must occur (min > 0 and used), in order. */
+  requiredChildren: number[];
   section: SectionName;
 }
 
@@ -98,6 +162,7 @@ export interface CompiledGuide {
   root: {
     children: CompiledNode[];
     index: Map<string, number[]>;
+    requiredChildren: number[];
   };
   /** Business identifiers as [segment id, element position, component position or 0]. */
   businessIdentifiers: Array<{ ref: string; segment: string; element: number; component: number; name: string }>;
@@ -111,6 +176,14 @@ export function toKey(name: string): string {
     .replace(/['’]/g, '')
     .replace(/[^a-z0-9]+/g, '_')
     .replace(/^_+|_+$/g, '');
+}
+
+/**
+ * Returns the engine's canonical (internalized) copy of a key: property stores with it are then
+ * plain map transitions instead of string-table look-ups on every store.
+ */
+function intern(key: string): string {
+  return Object.keys({ [key]: 0 })[0] as string;
 }
 
 export function pad2(n: number): string {
@@ -156,7 +229,7 @@ function compileElement(
   const base = {
     position,
     label,
-    key: `${toKey(name)}_${label}`,
+    key: intern(`${toKey(name)}_${label}`),
     ref: def.ref,
     name,
     req: def.req,
@@ -234,16 +307,27 @@ function compileSegment(
     }
   }
   if (node.min > node.max) problems.push(`${where}: min use ${node.min} > max use ${node.max}`);
+  const syntax = parseSyntax(def?.syntax, elements.length, `${where} ${node.segment}`, problems);
+  for (const note of syntax) note.unused = note.positions.every((p) => elements[p - 1]?.usage === 'N');
   return {
     kind: 'segment',
     id: node.segment,
-    key: `${toKey(name)}_${node.segment}`,
+    key: intern(`${toKey(name)}_${node.segment}`),
     name,
     min: node.min,
     max: node.max,
     usage: node.usage ?? (node.min > 0 ? 'R' : 'S'),
     elements,
-    syntax: parseSyntax(def?.syntax, elements.length, `${where} ${node.segment}`, problems),
+    syntax,
+    masks: buildMasks(
+      elements,
+      syntax,
+      elements.filter((e) => e.usage === 'R').map((e) => e.position),
+    ),
+    required: elements.filter((e) => e.usage === 'R').map((e) => e.position),
+    composites: elements
+      .filter((e) => e.components?.some((c) => c.usage === 'R' || c.syntax.length > 0) || (e.components && e.syntax.length > 0))
+      .map((e) => e.position),
     rules: node.rules ?? [],
     discriminators,
     loopId,
@@ -330,6 +414,7 @@ function compileNodes(
         trigger: placeholder,
         children,
         index: new Map(),
+        requiredChildren: [],
         section,
       } satisfies CompiledLoop;
     }
@@ -347,7 +432,7 @@ function compileNodes(
     return {
       kind: 'loop',
       id: node.loop,
-      key: `${trigger.key}_loop${node.suffix ? `_${node.suffix}` : ''}`,
+      key: intern(`${trigger.key}_loop${node.suffix ? `_${node.suffix}` : ''}`),
       name: node.name ?? trigger.name,
       min: node.min,
       max: node.max,
@@ -355,6 +440,7 @@ function compileNodes(
       trigger,
       children,
       index,
+      requiredChildren: requiredOf(children),
       section,
     } satisfies CompiledLoop;
   });
@@ -402,13 +488,39 @@ export function compileGuide(guide: Guide): CompiledGuide {
   if (guide.fragmentLoop && !hasLoop(children, guide.fragmentLoop)) {
     problems.push(`fragmentLoop: no loop "${guide.fragmentLoop}" in the structure`);
   }
-  const compiled: CompiledGuide = { guide, id: guide.id, root: { children, index }, businessIdentifiers, problems };
+  const compiled: CompiledGuide = {
+    guide,
+    id: guide.id,
+    root: { children, index, requiredChildren: requiredOf(children) },
+    businessIdentifiers,
+    problems,
+  };
   cache.set(guide, compiled);
   return compiled;
 }
 
+function requiredOf(children: CompiledNode[]): number[] {
+  const out: number[] = [];
+  children.forEach((c, i) => {
+    if (c.min > 0 && c.usage !== 'N') out.push(i);
+  });
+  return out;
+}
+
 function hasLoop(nodes: CompiledNode[], id: string): boolean {
   return nodes.some((n) => n.kind === 'loop' && (n.id === id || hasLoop(n.children, id)));
+}
+
+/** The n-th (1-based) component of a composite's raw text, without splitting all of it. */
+export function componentAt(raw: string, separator: string, n: number): string | undefined {
+  let start = 0;
+  for (let i = 1; i < n; i++) {
+    const q = raw.indexOf(separator, start);
+    if (q < 0) return undefined;
+    start = q + separator.length;
+  }
+  const end = raw.indexOf(separator, start);
+  return end < 0 ? raw.slice(start) : raw.slice(start, end);
 }
 
 /** Whether a segment's raw elements satisfy a discriminator. */
@@ -416,7 +528,6 @@ export function matchesDiscriminator(elements: string[], d: Discriminator, compo
   const raw = elements[d.element];
   if (raw === undefined || raw === '') return false;
   if (d.component === 0) return d.codes.has(raw);
-  const parts = raw.split(componentSeparator);
-  const v = parts[d.component - 1];
+  const v = componentAt(raw, componentSeparator, d.component);
   return v !== undefined && d.codes.has(v);
 }

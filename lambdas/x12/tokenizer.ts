@@ -14,6 +14,7 @@
  * Internally bytes are decoded as latin1, so string offsets are byte offsets; element values
  * holding bytes >= 0x80 are re-decoded as UTF-8.
  */
+import { isAscii } from 'node:buffer';
 import { issue, type X12Issue } from './issues';
 
 export interface Delimiters {
@@ -103,8 +104,14 @@ export class X12Tokenizer {
 
   /** Feeds the next chunk of bytes (Buffer, Uint8Array or an already latin1-decoded string). */
   push(chunk: Uint8Array | string): void {
-    const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString('latin1');
-    if (!this.highBytes && HIGH.test(text)) this.highBytes = true;
+    let text: string;
+    if (typeof chunk === 'string') {
+      text = chunk;
+      if (!this.highBytes && HIGH.test(text)) this.highBytes = true;
+    } else {
+      if (!this.highBytes && !isAscii(chunk)) this.highBytes = true;
+      text = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString('latin1');
+    }
     this.buf = this.buf.length === 0 ? text : this.buf + text;
     this.scan(false);
   }
@@ -132,6 +139,7 @@ export class X12Tokenizer {
       // skip line breaks (and, outside an interchange, spaces) between segments
       while (pos < len) {
         const c = buf.charCodeAt(pos);
+        if (c > 32) break;
         if (c === LF && this.skipLf) {
           this.line++;
           this.lineStart = this.base + pos + 1;
@@ -165,37 +173,55 @@ export class X12Tokenizer {
 
   /** Emits the segment buf[start, stop) whose terminator ends at `next`; returns `next`. */
   private emit(start: number, stop: number, next: number): number {
-    let text = this.buf.slice(start, stop);
+    const buf = this.buf;
     const abs = this.base + start;
-    const at = this.position(abs);
-    if (this.wrapped && (text.includes('\n') || text.includes('\r'))) {
-      for (let i = 0; i < text.length; i++) {
-        if (text.charCodeAt(i) === LF) {
-          this.line++;
-          this.lineStart = abs + i + 1;
+    const line = this.line;
+    const column = abs - this.lineStart + 1;
+    let elements: string[];
+    if (this.wrapped) {
+      let text = buf.slice(start, stop);
+      if (text.includes('\n') || text.includes('\r')) {
+        for (let i = 0; i < text.length; i++) {
+          if (text.charCodeAt(i) === LF) {
+            this.line++;
+            this.lineStart = abs + i + 1;
+          }
         }
+        text = text.replace(WRAP_STRIP, '');
       }
-      text = text.replace(WRAP_STRIP, '');
+      elements = text.split(this.es);
+    } else {
+      // split in place: one indexOf per element over the chunk, no intermediate segment string
+      elements = [];
+      const es = this.es;
+      const step = es.length;
+      let e = start;
+      for (;;) {
+        const q = buf.indexOf(es, e);
+        if (q < 0 || q >= stop) {
+          elements.push(buf.slice(e, stop));
+          break;
+        }
+        elements.push(buf.slice(e, q));
+        e = q + step;
+      }
     }
-    const elements = text.split(this.es);
-    if (this.highBytes && HIGH.test(text)) {
-      for (let i = 0; i < elements.length; i++) elements[i] = fromLatin1(elements[i] as string);
+    if (this.highBytes) {
+      for (let i = 0; i < elements.length; i++) {
+        const v = elements[i] as string;
+        if (HIGH.test(v)) elements[i] = fromLatin1(v);
+      }
     }
     const id = elements[0] as string;
-    const token: SegmentToken = {
-      id,
-      elements,
-      offset: abs,
-      end: this.base + next,
-      line: at.line,
-      column: at.column,
-      index: this.index++,
-    };
+    const token: SegmentToken = { id, elements, offset: abs, end: this.base + next, line, column, index: this.index++ };
     if (!isSegmentId(id)) {
+      const shown = printable(id);
       this.report(
-        issue('INVALID_SEGMENT_ID', `Segment identifier "${printable(id)}" is not 2 or 3 letters or digits`, {
-          ...at,
-          segmentId: printable(id),
+        issue('INVALID_SEGMENT_ID', `Segment identifier "${shown}" is not 2 or 3 letters or digits`, {
+          offset: abs,
+          line,
+          column,
+          segmentId: shown,
         }),
       );
     }

@@ -14,11 +14,20 @@ import {
   type CompiledNode,
   type CompiledSegment,
   compileGuide,
+  masksOk,
   matchesDiscriminator,
 } from './compiled-guide';
 import type { Guide } from './guide';
 import { type IssueCode, issue, type X12Issue } from './issues';
-import { type Finding, SEGMENT_RULES, VALUE_RULES } from './rules';
+import { codeValue } from './rules/code-value';
+import { elementLength } from './rules/element-length';
+import { elementNotUsed } from './rules/element-not-used';
+import { elementType } from './rules/element-type';
+import { requiredElements } from './rules/required-elements';
+import { situationalRules } from './rules/situational-rules';
+import { syntaxNotes } from './rules/syntax-notes';
+import { tooManyElements } from './rules/too-many-elements';
+import type { Finding } from './rules/types';
 import type { Delimiters, SegmentToken } from './tokenizer';
 import { type ElementValue, toJsonValue } from './values';
 
@@ -48,7 +57,12 @@ interface Frame {
   counts: number[];
   /** Output object of this loop instance (root: unused, see sections). */
   out: GuideJsonObject;
-  path: string;
+  /** JSON path of this loop instance, built on first use: see framePath(). */
+  path: string | undefined;
+  parent: Frame | undefined;
+  /** Repetition index of this loop instance (-1 when the loop occurs once). */
+  repeat: number;
+  required: number[];
   /** HL01 of this loop's HL trigger, when it is one. */
   hlId: string | undefined;
 }
@@ -82,6 +96,13 @@ class Translation {
   private seg!: SegmentToken;
   private readonly hlSeen = new Set<string>();
   fragmentCount = 0;
+  private readonly fragmentLoop: string | undefined;
+  // where the current segment sits, for JSON paths computed on demand
+  private pathFrame: Frame | undefined;
+  private pathNode: CompiledSegment | undefined;
+  private pathIndex = 0;
+  private pathLoop: Frame | undefined;
+  private readonly pools = new Map<CompiledLoop, number[][]>();
 
   constructor(
     private readonly guide: CompiledGuide,
@@ -89,6 +110,7 @@ class Translation {
   ) {
     this.cs = options.delimiters.component;
     this.rs = options.delimiters.repetition;
+    this.fragmentLoop = guide.guide.fragmentLoop;
     const root = guide.root;
     this.stack.push({
       loop: undefined,
@@ -98,6 +120,9 @@ class Translation {
       counts: new Array(root.children.length).fill(0),
       out: {},
       path: '',
+      parent: undefined,
+      repeat: -1,
+      required: root.requiredChildren,
       hlId: undefined,
     });
   }
@@ -132,47 +157,83 @@ class Translation {
     this.advance(frame, child);
     if (node.kind === 'segment') {
       const count = ++frame.counts[child]!;
-      const path = this.childPath(frame, node, count - 1);
+      this.pathFrame = frame;
+      this.pathNode = node;
+      this.pathIndex = count - 1;
+      this.pathLoop = undefined;
       if (count > node.max) {
         this.report('SEGMENT_EXCEEDS_MAX_USE', `${node.id} (${node.name}) is used ${count} times; the maximum is ${node.max}`, {
           loopId: node.loopId,
-          path,
+          path: this.segmentPath(),
         });
         return;
       }
       if (node.usage === 'N')
-        this.report('SEGMENT_NOT_USED', `${node.id} (${node.name}) is marked not used by the guide`, { loopId: node.loopId, path });
-      this.place(frame, node, this.segmentObject(node, seg, path), count);
+        this.report('SEGMENT_NOT_USED', `${node.id} (${node.name}) is marked not used by the guide`, {
+          loopId: node.loopId,
+          path: this.segmentPath(),
+        });
+      this.place(frame, node, this.segmentObject(node, seg), count);
       return;
     }
     // a loop: a new repetition
     const count = ++frame.counts[child]!;
-    const index = node.max > 1 ? count - 1 : -1;
-    const path = `${frame.path ? `${frame.path}.` : this.sectionPrefix(node)}${node.key}${index >= 0 ? `[${index}]` : ''}`;
-    if (count > node.max) {
-      this.report('LOOP_EXCEEDS_MAX_REPEAT', `Loop ${node.id} (${node.name}) repeats ${count} times; the maximum is ${node.max}`, {
-        loopId: node.id,
-        path,
-      });
-    }
-    if (this.guide.guide.fragmentLoop === node.id) this.fragmentCount++;
-    const out: GuideJsonObject = {};
-    if (count <= node.max) this.place(frame, node, out, count);
-    const hlId = node.trigger.id === 'HL' ? this.checkHl(seg, path) : undefined;
     const inner: Frame = {
       loop: node,
       children: node.children,
       index: node.index,
       pos: 0,
-      counts: new Array(node.children.length).fill(0),
-      out,
-      path,
-      hlId,
+      counts: this.countsFor(node),
+      out: {},
+      path: undefined,
+      parent: frame,
+      repeat: node.max > 1 ? count - 1 : -1,
+      required: node.requiredChildren,
+      hlId: undefined,
     };
+    if (count > node.max) {
+      this.report('LOOP_EXCEEDS_MAX_REPEAT', `Loop ${node.id} (${node.name}) repeats ${count} times; the maximum is ${node.max}`, {
+        loopId: node.id,
+        path: this.framePath(inner),
+      });
+    }
+    if (this.fragmentLoop === node.id) this.fragmentCount++;
+    if (count <= node.max) this.place(frame, node, inner.out, count);
+    if (node.trigger.id === 'HL') inner.hlId = this.checkHl(seg, inner);
     inner.counts[0] = 1;
     this.stack.push(inner);
     const trigger = node.trigger;
-    out[trigger.key] = this.segmentObject(trigger, seg, `${path}.${trigger.key}`);
+    this.pathLoop = inner;
+    this.pathNode = trigger;
+    inner.out[trigger.key] = this.segmentObject(trigger, seg);
+  }
+
+  /** Count arrays are reused between repetitions of a loop (one pool per loop). */
+  private countsFor(node: CompiledLoop): number[] {
+    const pool = this.pools.get(node);
+    const counts = pool?.pop();
+    if (counts) {
+      counts.fill(0);
+      return counts;
+    }
+    return new Array(node.children.length).fill(0);
+  }
+
+  /** JSON path of a loop instance (memoized). */
+  private framePath(frame: Frame): string {
+    if (frame.path !== undefined) return frame.path;
+    const node = frame.loop as CompiledLoop;
+    const parent = frame.parent as Frame;
+    const base = parent.loop ? `${this.framePath(parent)}.` : this.sectionPrefix(node);
+    frame.path = `${base}${node.key}${frame.repeat >= 0 ? `[${frame.repeat}]` : ''}`;
+    return frame.path;
+  }
+
+  /** JSON path of the segment being translated (built only when an issue needs it). */
+  private segmentPath(): string {
+    const node = this.pathNode as CompiledSegment;
+    if (this.pathLoop !== undefined) return `${this.framePath(this.pathLoop)}.${node.key}`;
+    return this.childPath(this.pathFrame as Frame, node, this.pathIndex);
   }
 
   private sectionPrefix(node: CompiledNode): string {
@@ -180,11 +241,12 @@ class Translation {
   }
 
   private childPath(frame: Frame, node: CompiledSegment, index: number): string {
-    const base = frame.path ? `${frame.path}.` : this.sectionPrefix(node);
+    const base = frame.loop ? `${this.framePath(frame)}.` : this.sectionPrefix(node);
     return `${base}${node.key}${node.max > 1 ? `[${index}]` : ''}`;
   }
 
-  private checkHl(seg: SegmentToken, path: string): string | undefined {
+  private checkHl(seg: SegmentToken, frame: Frame): string | undefined {
+    const path = `${this.framePath(frame)}.${frame.loop?.trigger.key ?? 'HL'}`;
     const id = seg.elements[1] ?? '';
     const parent = seg.elements[2] ?? '';
     let enclosing: string | undefined;
@@ -214,17 +276,22 @@ class Translation {
 
   /** Moves a frame's position forward to `child`, reporting required siblings skipped. */
   private advance(frame: Frame, child: number): void {
-    if (child > frame.pos) {
-      for (let i = frame.pos + 1; i < child; i++) this.checkMissing(frame, i);
-      frame.pos = child;
+    if (child <= frame.pos) return;
+    const req = frame.required;
+    for (let i = 0; i < req.length; i++) {
+      const r = req[i] as number;
+      if (r <= frame.pos) continue;
+      if (r >= child) break;
+      this.checkMissing(frame, r);
     }
+    frame.pos = child;
   }
 
   private checkMissing(frame: Frame, i: number): void {
     const node = frame.children[i] as CompiledNode;
     if (node.min > 0 && (frame.counts[i] ?? 0) < node.min && node.usage !== 'N') {
       const where = frame.loop ? `loop ${frame.loop.id} (${frame.loop.name})` : node.section;
-      const path = `${frame.path ? `${frame.path}.` : this.sectionPrefix(node)}${node.key}`;
+      const path = `${frame.loop ? `${this.framePath(frame)}.` : this.sectionPrefix(node)}${node.key}`;
       if (node.kind === 'segment') {
         this.report('REQUIRED_SEGMENT_MISSING', `Required segment ${node.id} (${node.name}) is missing in ${where}`, {
           segmentId: node.id,
@@ -243,7 +310,15 @@ class Translation {
 
   private pop(): void {
     const frame = this.stack.pop() as Frame;
-    for (let i = frame.pos + 1; i < frame.children.length; i++) this.checkMissing(frame, i);
+    const req = frame.required;
+    for (let i = 0; i < req.length; i++) {
+      const r = req[i] as number;
+      if (r > frame.pos) this.checkMissing(frame, r);
+    }
+    const loop = frame.loop as CompiledLoop;
+    const pool = this.pools.get(loop);
+    if (pool) pool.push(frame.counts);
+    else this.pools.set(loop, [frame.counts]);
   }
 
   /** Finds where a segment goes: the frame depth and the child index. */
@@ -297,62 +372,62 @@ class Translation {
     }
   }
 
-  private segmentObject(node: CompiledSegment, seg: SegmentToken, path: string): GuideJsonObject {
+  private segmentObject(node: CompiledSegment, seg: SegmentToken): GuideJsonObject {
     const out: GuideJsonObject = {};
     const els = seg.elements;
     const defs = node.elements;
     const n = Math.min(els.length - 1, defs.length);
+    const rs = this.rs;
+    let mask = 0;
     for (let i = 1; i <= n; i++) {
       const raw = els[i] as string;
       if (raw === '') continue;
+      mask |= 1 << i;
       const def = defs[i - 1] as CompiledElement;
-      if (def.repeat > 1 && this.rs !== undefined && raw.includes(this.rs)) {
-        const parts = raw.split(this.rs);
-        if (parts.length > def.repeat) {
-          this.finding(
-            { code: 'TOO_MANY_REPETITIONS', message: `repeats ${parts.length} times; the maximum is ${def.repeat}`, element: i },
-            node,
-            def,
-            path,
-          );
+      if (def.repeat > 1) {
+        if (rs !== undefined && raw.includes(rs)) {
+          const parts = raw.split(rs);
+          if (parts.length > def.repeat) {
+            this.finding(
+              { code: 'TOO_MANY_REPETITIONS', message: `repeats ${parts.length} times; the maximum is ${def.repeat}`, element: i },
+              node,
+              def,
+            );
+          }
+          const list: GuideJsonValue[] = [];
+          for (let r = 0; r < parts.length; r++) {
+            const part = parts[r] as string;
+            if (part !== '') list.push(this.elementValue(node, def, part, i, r + 1));
+          }
+          out[def.key] = list;
+        } else {
+          out[def.key] = [this.elementValue(node, def, raw, i, 0)];
         }
-        const list: GuideJsonValue[] = [];
-        parts.forEach((part, r) => {
-          if (part !== '') list.push(this.elementValue(node, def, part, `${path}.${def.key}[${r}]`, i, r + 1));
-        });
-        out[def.key] = list;
       } else {
-        const v = this.elementValue(node, def, raw, `${path}.${def.key}`, i, 0);
-        out[def.key] = def.repeat > 1 ? [v] : v;
+        out[def.key] = this.elementValue(node, def, raw, i, 0);
       }
     }
-    for (const rule of SEGMENT_RULES) {
-      let findings: Finding[];
-      try {
-        findings = rule.check({ segment: node, elements: els, componentSeparator: this.cs });
-      } catch (e) {
-        findings = [{ code: 'UNEXPECTED_SEGMENT', message: `rule ${rule.id} failed: ${(e as Error).message}` }];
-      }
-      for (const f of findings) {
-        const def = f.element ? defs[f.element - 1] : undefined;
-        this.finding(f, node, def, def ? `${path}.${def.key}` : path);
-      }
+    // segment rules, each from its own call site (see rules/index.ts for the list)
+    // the presence masks settle the common case; the rules run (and report) only when needed
+    const fine = node.masks !== undefined && node.composites.length === 0 && masksOk(node.masks, mask);
+    if (fine && els.length - 1 <= defs.length && node.rules.length === 0) return out;
+    const values = { segment: node, elements: els, componentSeparator: this.cs };
+    try {
+      if (els.length - 1 > defs.length) this.findings(tooManyElements.check(values), node);
+      if (!fine && (node.required.length > 0 || node.composites.length > 0)) this.findings(requiredElements.check(values), node);
+      if (!fine && (node.syntax.length > 0 || node.composites.length > 0)) this.findings(syntaxNotes.check(values), node);
+      if (node.rules.length > 0) this.findings(situationalRules.check(values), node);
+    } catch (e) {
+      this.finding({ code: 'UNEXPECTED_SEGMENT', message: `a validation rule failed: ${(e as Error).message}` }, node, undefined);
     }
     return out;
   }
 
-  private elementValue(
-    node: CompiledSegment,
-    def: CompiledElement,
-    raw: string,
-    path: string,
-    position: number,
-    repetition: number,
-  ): GuideJsonValue {
-    if (def.components) {
+  private elementValue(node: CompiledSegment, def: CompiledElement, raw: string, position: number, repetition: number): GuideJsonValue {
+    const comps = def.components;
+    if (comps) {
       const parts = raw.split(this.cs);
       const obj: GuideJsonObject = {};
-      const comps = def.components;
       if (parts.length > comps.length) {
         this.finding(
           {
@@ -362,7 +437,6 @@ class Translation {
           },
           node,
           def,
-          path,
         );
       }
       const m = Math.min(parts.length, comps.length);
@@ -370,50 +444,65 @@ class Translation {
         const part = parts[c] as string;
         if (part === '') continue;
         const comp = comps[c] as CompiledElement;
-        obj[comp.key] = this.simpleValue(node, comp, part, `${path}.${comp.key}`, position, c + 1, repetition);
+        obj[comp.key] = this.simpleValue(node, def, comp, part, position, c + 1, repetition);
       }
       return obj;
     }
-    if (raw.includes(this.cs) && def.type !== 'AN') {
+    if (def.type === 'ID' && !def.codes && raw.includes(this.cs)) {
+      // elsewhere a stray component separator already fails the type or code check
       // a component separator inside a simple element: keep the text, report it
       this.finding(
         { code: 'TOO_MANY_COMPONENTS', message: 'is a simple element but holds a component separator', element: position },
         node,
         def,
-        path,
       );
     }
-    return this.simpleValue(node, def, raw, path, position, 0, repetition);
+    return this.simpleValue(node, def, def, raw, position, 0, repetition);
   }
 
+  private findings(list: Finding[], node: CompiledSegment): void {
+    for (let i = 0; i < list.length; i++) {
+      const f = list[i] as Finding;
+      this.finding(f, node, f.element ? node.elements[f.element - 1] : undefined);
+    }
+  }
+
+  /**
+   * Converts and checks one value: not used, type (from the conversion itself), length, code
+   * list; one finding at most, the first that applies.
+   */
   private simpleValue(
     node: CompiledSegment,
+    parent: CompiledElement,
     def: CompiledElement,
     raw: string,
-    path: string,
     element: number,
     component: number,
     repetition: number,
   ): ElementValue {
-    for (const rule of VALUE_RULES) {
-      const f = rule.check(def, raw);
-      if (f) {
-        f.element = element;
-        if (component) f.component = component;
-        if (repetition) f.repetition = repetition;
-        this.finding(f, node, def, path);
-        break; // one finding per value: a malformed number is not also "too short"
-      }
-    }
     const v = toJsonValue(def, raw);
+    const f =
+      def.usage === 'N'
+        ? elementNotUsed.check(def, raw)
+        : v === undefined
+          ? elementType.check(def, raw)
+          : (elementLength.check(def, raw) ?? (def.codes ? codeValue.check(def, raw) : undefined));
+    if (f) {
+      f.element = element;
+      if (component) f.component = component;
+      if (repetition) f.repetition = repetition;
+      this.finding(f, node, parent);
+    }
     return v === undefined ? raw : v;
   }
 
-  private finding(f: Finding, node: CompiledSegment, def: CompiledElement | undefined, path: string): void {
+  /** Reports a rule finding; `def` is the element (not the component) it concerns. */
+  private finding(f: Finding, node: CompiledSegment, def: CompiledElement | undefined): void {
+    const comp = f.component && def?.components ? def.components[f.component - 1] : undefined;
     const label = f.element
       ? `${node.id}${String(f.element).padStart(2, '0')}${f.component ? `-${String(f.component).padStart(2, '0')}` : ''}`
       : node.id;
-    const name = def ? ` (${def.name})` : '';
+    const name = comp ? ` (${comp.name})` : def ? ` (${def.name})` : '';
     const message =
       f.code === 'MANDATORY_ELEMENT_MISSING' ||
       f.code === 'TOO_MANY_ELEMENTS' ||
@@ -422,11 +511,17 @@ class Translation {
       f.code.startsWith('SITUATIONAL')
         ? f.message
         : `${label}${name} ${f.message}`;
+    let path = this.segmentPath();
+    if (def) {
+      path += `.${def.key}`;
+      if (f.repetition && def.repeat > 1) path += `[${f.repetition - 1}]`;
+      if (comp) path += `.${comp.key}`;
+    }
     const extra: Partial<X12Issue> = { loopId: node.loopId, path };
     if (f.element) extra.element = f.element;
     if (f.component) extra.component = f.component;
     if (f.repetition) extra.repetition = f.repetition;
-    if (def) extra.elementRef = f.component && def.components ? def.components[f.component - 1]?.ref : def.ref;
+    if (def) extra.elementRef = comp ? comp.ref : def.ref;
     this.report(f.code, message, extra);
   }
 

@@ -19,6 +19,37 @@ const INT = /^-?[0-9]+$/;
 const DECIMAL = /^-?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:E-?[0-9]+)?$/;
 const MAX_SAFE_DIGITS = 15;
 
+/**
+ * One pass over a numeric value: the number of digits that count for its length (sign, decimal
+ * point and exponent excluded), or -1 when it is not a number of the kind: an integer
+ * (`decimal` false) or a decimal with optional point and exponent (`decimal` true).
+ */
+export function scanNumber(raw: string, decimal: boolean): number {
+  const n = raw.length;
+  let i = 0;
+  if (n > 0 && raw.charCodeAt(0) === 45) i = 1; // '-'
+  let digits = 0;
+  let point = false;
+  for (; i < n; i++) {
+    const c = raw.charCodeAt(i);
+    if (c >= 48 && c <= 57) digits++;
+    else if (c === 46 && decimal && !point)
+      point = true; // '.'
+    else if (c === 69 && decimal && digits > 0) {
+      // exponent: E, optional '-', at least one digit
+      let j = i + 1;
+      if (j < n && raw.charCodeAt(j) === 45) j++;
+      if (j >= n) return -1;
+      for (; j < n; j++) {
+        const d = raw.charCodeAt(j);
+        if (d < 48 || d > 57) return -1;
+      }
+      return digits;
+    } else return -1;
+  }
+  return digits > 0 ? digits : -1;
+}
+
 /** Number of digits counted for an element's length: sign, decimal point and exponent excluded. */
 export function numericLength(raw: string): number {
   let n = 0;
@@ -36,10 +67,10 @@ export function isNumericType(e: CompiledElement): boolean {
 
 /** Whether raw text is well formed for the element's type (length and codes not checked). */
 export function wellFormed(e: CompiledElement, raw: string): boolean {
-  if (e.decimals >= 0) return INT.test(raw);
+  if (e.decimals >= 0) return scanNumber(raw, false) >= 0;
   switch (e.type) {
     case 'R':
-      return DECIMAL.test(raw);
+      return scanNumber(raw, true) >= 0;
     case 'DT':
       return parseDate(raw) !== undefined;
     case 'TM':
@@ -89,8 +120,9 @@ export function parseTime(raw: string): string | undefined {
  */
 export function toJsonValue(e: CompiledElement, raw: string): ElementValue | undefined {
   if (e.decimals >= 0) {
-    if (!INT.test(raw)) return undefined;
-    if (numericLength(raw) > MAX_SAFE_DIGITS) return raw;
+    const count = scanNumber(raw, false);
+    if (count < 0) return undefined;
+    if (count > MAX_SAFE_DIGITS) return raw;
     if (e.decimals === 0) return Number(raw);
     const neg = raw[0] === '-';
     const digits = (neg ? raw.slice(1) : raw).padStart(e.decimals + 1, '0');
@@ -98,10 +130,12 @@ export function toJsonValue(e: CompiledElement, raw: string): ElementValue | und
     return Number(neg ? `-${text}` : text);
   }
   switch (e.type) {
-    case 'R':
-      if (!DECIMAL.test(raw)) return undefined;
-      if (numericLength(raw) > MAX_SAFE_DIGITS) return raw;
+    case 'R': {
+      const digits = scanNumber(raw, true);
+      if (digits < 0) return undefined;
+      if (digits > MAX_SAFE_DIGITS) return raw;
       return Number(raw);
+    }
     case 'DT':
       return parseDate(raw);
     case 'TM':

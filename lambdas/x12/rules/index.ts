@@ -8,7 +8,10 @@ import { syntaxNotes } from './syntax-notes';
 import { tooManyElements } from './too-many-elements';
 import type { SegmentRule, ValueRule } from './types';
 
-/** Rules over each present value, in the order their findings are reported. */
+/**
+ * The rules, for listing and testing. The translator calls each from its own call site (faster
+ * than a loop over this list) in this order, and keeps the first value finding only.
+ */
 export const VALUE_RULES: readonly ValueRule[] = [elementNotUsed, elementType, elementLength, codeValue];
 /** Rules over each segment. */
 export const SEGMENT_RULES: readonly SegmentRule[] = [tooManyElements, requiredElements, syntaxNotes, situationalRules];

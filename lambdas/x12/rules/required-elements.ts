@@ -1,28 +1,32 @@
-import { label, present, type SegmentRule } from './types';
+import { type Finding, label, present, type SegmentRule } from './types';
+
+const NONE: Finding[] = [];
 
 /** MANDATORY_ELEMENT_MISSING: required elements, and required components of present composites. */
 export const requiredElements: SegmentRule = {
   id: 'required-elements',
   check(values) {
-    const out = [];
-    for (const e of values.segment.elements) {
-      const has = present(values, e.position);
-      if (!has) {
-        if (e.usage === 'R')
-          out.push({
-            code: 'MANDATORY_ELEMENT_MISSING' as const,
-            message: `${label(values.segment, e.position)} ${e.name} is required`,
-            element: e.position,
-          });
-        continue;
-      }
-      if (!e.components) continue;
+    let out = NONE;
+    const seg = values.segment;
+    const els = values.elements;
+    for (let i = 0; i < seg.required.length; i++) {
+      const p = seg.required[i] as number;
+      const raw = els[p];
+      if (raw !== undefined && raw !== '') continue;
+      const e = seg.elements[p - 1];
+      if (out === NONE) out = [];
+      out.push({ code: 'MANDATORY_ELEMENT_MISSING', message: `${label(seg, p)} ${e?.name ?? ''} is required`, element: p });
+    }
+    for (const p of seg.composites) {
+      const e = seg.elements[p - 1];
+      if (!e?.components || !present(values, p)) continue;
       for (const c of e.components) {
-        if (c.usage === 'R' && !present(values, e.position, c.position)) {
+        if (c.usage === 'R' && !present(values, p, c.position)) {
+          if (out === NONE) out = [];
           out.push({
-            code: 'MANDATORY_ELEMENT_MISSING' as const,
-            message: `${label(values.segment, e.position, c.position)} ${c.name} is required`,
-            element: e.position,
+            code: 'MANDATORY_ELEMENT_MISSING',
+            message: `${label(seg, p, c.position)} ${c.name} is required`,
+            element: p,
             component: c.position,
           });
         }

@@ -10,10 +10,13 @@ function valueAt(values: SegmentValues, element: number, component: number): str
   return component ? (raw.split(values.componentSeparator)[component - 1] ?? '') : raw;
 }
 
+const NONE: Finding[] = [];
+
 /** SITUATIONAL_RULE_VIOLATED: the implementation guide's "when ... then required / not used" rules. */
 export const situationalRules: SegmentRule = {
   id: 'situational-rules',
   check(values) {
+    if (values.segment.rules.length === 0) return NONE;
     const out: Finding[] = [];
     for (const rule of values.segment.rules) {
       const [we, wc] = parsePosition(rule.when.element);

@@ -1,4 +1,6 @@
-import type { SegmentRule } from './types';
+import type { Finding, SegmentRule } from './types';
+
+const NONE: Finding[] = [];
 
 /** TOO_MANY_ELEMENTS: more elements than the segment defines. */
 export const tooManyElements: SegmentRule = {
@@ -6,7 +8,7 @@ export const tooManyElements: SegmentRule = {
   check(values) {
     const defined = values.segment.elements.length;
     const found = values.elements.length - 1;
-    if (found <= defined) return [];
+    if (found <= defined) return NONE;
     // trailing empty elements are harmless but still not allowed by X12 syntax
     return [
       {

@@ -3,7 +3,7 @@
  * cdk-nag: one rule per file, the rule's code is its identity, a rule that throws is recorded
  * as a finding by the caller instead of crashing the translation.
  */
-import type { CompiledElement, CompiledSegment } from '../compiled-guide';
+import { type CompiledElement, type CompiledSegment, componentAt } from '../compiled-guide';
 import type { IssueCode } from '../issues';
 
 /** A finding before the caller adds the position in the file. */
@@ -39,7 +39,7 @@ export function present(values: SegmentValues, element: number, component = 0): 
   const raw = values.elements[element];
   if (raw === undefined || raw === '') return false;
   if (component === 0) return true;
-  const part = raw.split(values.componentSeparator)[component - 1];
+  const part = componentAt(raw, values.componentSeparator, component);
   return part !== undefined && part !== '';
 }
 
