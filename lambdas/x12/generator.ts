@@ -3,8 +3,11 @@
  *
  * 1. Render: walk the guide in order over the Guide JSON, format every value for its element
  *    (numbers canonical, dates CCYYMMDD, times HHMM[SS]), apply repairs and the character set,
- *    and collect unknown keys and wrong JSON types with their JSON paths.
- * 2. Choose delimiters that no value contains (or check the given ones).
+ *    and write segment text straight away with the delimiters in use. Unknown keys and wrong
+ *    JSON types are reported with their JSON paths.
+ * 2. Delimiters: the given ones are checked against the data; otherwise the defaults are used
+ *    unless a value holds one of them, and then the data is rendered again with delimiters that
+ *    no value contains.
  * 3. Validate by reading the rendered segments back with the translator (one validator for both
  *    directions), so issues carry the same codes and JSON paths.
  * 4. Write the envelope: ISA padded to its fixed widths, GS, ST..SE with SE01 computed, GE, IEA.
@@ -23,47 +26,96 @@ export interface RenderOptions {
   repairOptions?: RepairOptions;
 }
 
-/** A rendered segment: elements[0] is the id; values are final text, components and repeats
- * still separate. */
-export type RenderedValue = string | string[];
-/** A simple value, a composite's components, or the repetitions of a repeating element. */
-export type RenderedElement = RenderedValue | { repeats: RenderedValue[] };
-export interface RenderedSegment {
-  id: string;
-  elements: RenderedElement[];
-  /** JSON path of the segment object. */
-  path: string;
-}
-
-export interface RenderResult {
-  segments: RenderedSegment[];
-  issues: X12Issue[];
-  /** Every character used in values (for delimiter choice). */
-  used: Set<string>;
-}
-
 type Json = unknown;
 
 function isObject(v: Json): v is Record<string, Json> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+function keyCount(obj: Record<string, Json>): number {
+  let n = 0;
+  for (const _ in obj) n++;
+  return n;
+}
+
+export const DEFAULT_DELIMITERS: Delimiters = { element: '*', component: ':', repetition: '^', segment: '~' };
+const CANDIDATES = {
+  element: ['*', '|', '^', '~', '!', '{', '}', '`'],
+  component: [':', '>', '\\', '^', '!', '{', '}', '`'],
+  repetition: ['^', '{', '}', '!', '`', '\\', '|'],
+  segment: ['~', '\n', '{', '}', '!', '`', '|'],
+} as const;
+/** Any character that could serve as a delimiter (what the data is scanned for). */
+const CANDIDATE_CHARS = /[*|^~!{}`:>\\\n\r]/;
+
+/** A transaction rendered to segment text (no SE: the generator computes it). */
+export interface RenderResult {
+  /** Segments, each followed by the terminator (and line break). */
+  text: string;
+  segmentCount: number;
+  issues: X12Issue[];
+  /** Delimiter candidates that appear in values. */
+  used: Set<string>;
+}
+
+const sectionCache = new WeakMap<CompiledGuide, Record<'heading' | 'detail' | 'summary', CompiledNode[]>>();
+function sectionsOf(guide: CompiledGuide): Record<'heading' | 'detail' | 'summary', CompiledNode[]> {
+  let s = sectionCache.get(guide);
+  if (!s) {
+    const children = guide.root.children;
+    s = {
+      heading: children.filter((n) => n.section === 'heading'),
+      detail: children.filter((n) => n.section === 'detail'),
+      summary: children.filter((n) => n.section === 'summary'),
+    };
+    sectionCache.set(guide, s);
+  }
+  return s;
+}
+
+const keyIndexes = new WeakMap<ReadonlyArray<{ key: string }>, Map<string, number>>();
+/** Guide JSON key -> index in a list of nodes or elements (cached per list). */
+function keyIndex(list: ReadonlyArray<{ key: string }>): Map<string, number> {
+  let m = keyIndexes.get(list);
+  if (!m) {
+    m = new Map(list.map((x, i) => [x.key, i]));
+    keyIndexes.set(list, m);
+  }
+  return m;
+}
+
 class Renderer {
-  readonly segments: RenderedSegment[] = [];
+  /** The rendered text in pieces (joined once by the caller). */
+  readonly pieces: string[] = [];
+  /** Number of segments rendered. */
+  count = 0;
+
+  private readonly seps: string[] = [];
+  private readonly term: string;
   readonly issues: X12Issue[] = [];
   readonly used = new Set<string>();
   private readonly set: CharacterSet | undefined;
   private readonly repairs: RepairOptions;
   private readonly anyRepair: boolean;
+  private readonly es: string;
+  private readonly cs: string;
+  private readonly rs: string;
 
   constructor(
     private readonly guide: CompiledGuide,
     options: RenderOptions,
     private readonly reserved: readonly string[],
+    d: Delimiters,
+    private readonly st02: string,
+    lineBreak: string,
   ) {
+    this.term = d.segment + lineBreak;
     this.set = options.characterSet;
     this.repairs = options.repairOptions ?? {};
     this.anyRepair = Object.values(this.repairs).some(Boolean);
+    this.es = d.element;
+    this.cs = d.component;
+    this.rs = d.repetition ?? '^';
   }
 
   private problem(code: X12Issue['code'], message: string, path: string, extra: Partial<X12Issue> = {}): void {
@@ -78,169 +130,277 @@ class Renderer {
     for (const key of Object.keys(json)) {
       if (key !== 'heading' && key !== 'detail' && key !== 'summary') this.problem('UNKNOWN_KEY', `unknown key "${key}"`, key);
     }
-    for (const section of ['heading', 'detail', 'summary'] as const) {
-      const value = json[section];
-      if (value !== undefined && !isObject(value)) this.problem('INVALID_JSON_VALUE', 'must be an object', section);
-    }
-    const nodesBySection = new Map<string, CompiledNode[]>();
-    for (const node of this.guide.root.children) {
-      const list = nodesBySection.get(node.section) ?? [];
-      list.push(node);
-      nodesBySection.set(node.section, list);
-    }
+    const sections = sectionsOf(this.guide);
     for (const section of ['heading', 'detail', 'summary'] as const) {
       const obj = json[section];
-      this.nodes(nodesBySection.get(section) ?? [], isObject(obj) ? obj : {}, section);
+      if (obj !== undefined && !isObject(obj)) this.problem('INVALID_JSON_VALUE', 'must be an object', section);
+      this.nodes(sections[section], isObject(obj) ? obj : {}, section);
     }
   }
 
   private nodes(nodes: CompiledNode[], obj: Record<string, Json>, path: string): void {
-    const known = new Set<string>();
-    for (const node of nodes) {
-      known.add(node.key);
-      const value = obj[node.key];
-      if (value === undefined || value === null) continue;
-      const here = `${path}.${node.key}`;
-      const items: Json[] = Array.isArray(value) ? value : [value];
-      if (node.max === 1 && Array.isArray(value)) {
-        this.problem('INVALID_JSON_VALUE', 'must be an object, not an array (it may occur once)', here);
-      } else if (node.max > 1 && !Array.isArray(value)) {
-        this.problem('INVALID_JSON_VALUE', 'must be an array', here);
+    // iterate the keys present (few) rather than every node of the guide (many)
+    const map = keyIndex(nodes);
+    const order: number[] = [];
+    let sorted = true;
+    let unknown = false;
+    for (const key in obj) {
+      const i = map.get(key);
+      if (i === undefined) {
+        unknown = true;
+        continue;
       }
-      items.forEach((item, i) => {
-        const p = Array.isArray(value) ? `${here}[${i}]` : here;
-        if (!isObject(item)) {
-          this.problem('INVALID_JSON_VALUE', 'must be an object', p);
-          return;
-        }
-        if (node.kind === 'segment') this.segment(node, item, p);
-        else {
-          const trigger = item[node.trigger.key];
-          if (!isObject(trigger)) {
-            this.problem('REQUIRED_SEGMENT_MISSING', `the loop must hold its first segment ${node.trigger.key}`, p, {
-              segmentId: node.trigger.id,
-              loopId: node.id,
-            });
-          }
-          this.nodes(node.children, item, p);
-        }
+      if (order.length > 0 && i < (order[order.length - 1] as number)) sorted = false;
+      order.push(i);
+    }
+    if (!sorted) order.sort((a, b) => a - b);
+    for (let n = 0; n < order.length; n++) {
+      const node = nodes[order[n] as number] as CompiledNode;
+      const value = obj[node.key];
+      if (value === null || value === undefined) continue;
+      if (Array.isArray(value)) {
+        if (node.max === 1)
+          this.problem('INVALID_JSON_VALUE', 'must be an object, not an array (it may occur once)', `${path}.${node.key}`);
+        for (let i = 0; i < value.length; i++) this.item(node, value[i], path, i);
+      } else {
+        if (node.max > 1) this.problem('INVALID_JSON_VALUE', 'must be an array', `${path}.${node.key}`);
+        this.item(node, value, path, -1);
+      }
+    }
+    if (unknown) {
+      for (const key of Object.keys(obj)) {
+        if (!map.has(key)) this.problem('UNKNOWN_KEY', `unknown key "${key}"`, `${path}.${key}`);
+      }
+    }
+  }
+
+  private item(node: CompiledNode, item: Json, path: string, index: number): void {
+    if (!isObject(item)) {
+      this.problem('INVALID_JSON_VALUE', 'must be an object', `${path}.${node.key}${index >= 0 ? `[${index}]` : ''}`);
+      return;
+    }
+    if (node.kind === 'segment') {
+      if (node.id === 'SE' && node.section === 'summary') return; // computed
+      this.segment(node, item, path, index);
+      return;
+    }
+    const here = `${path}.${node.key}${index >= 0 ? `[${index}]` : ''}`;
+    if (!isObject(item[node.trigger.key])) {
+      this.problem('REQUIRED_SEGMENT_MISSING', `the loop must hold its first segment ${node.trigger.key}`, here, {
+        segmentId: node.trigger.id,
+        loopId: node.id,
       });
     }
-    for (const key of Object.keys(obj)) {
-      if (!known.has(key)) this.problem('UNKNOWN_KEY', `unknown key "${key}"`, `${path}.${key}`);
-    }
+    this.nodes(node.children, item, here);
   }
 
-  private segment(node: CompiledSegment, obj: Record<string, Json>, path: string): void {
-    const elements: RenderedElement[] = [node.id];
-    const known = new Set<string>();
+  private segment(node: CompiledSegment, obj: Record<string, Json>, parentPath: string, index: number): void {
+    const isSt = node.id === 'ST' && node.section === 'heading';
+    const defs = node.elements;
+    const map = keyIndex(defs);
+    const order: number[] = [];
+    let sorted = true;
+    let unknown = false;
+    for (const key in obj) {
+      const i = map.get(key);
+      if (i === undefined) {
+        unknown = true;
+        continue;
+      }
+      if (order.length > 0 && i < (order[order.length - 1] as number)) sorted = false;
+      order.push(i);
+    }
+    if (isSt && !order.includes(1)) {
+      order.push(1); // ST02 is always written
+      sorted = false;
+    }
+    if (!sorted) order.sort((a, b) => a - b);
+    const pieces = this.pieces;
+    pieces.push(node.id);
     let last = 0;
-    node.elements.forEach((def, i) => {
-      known.add(def.key);
-      const value = obj[def.key];
-      const here = `${path}.${def.key}`;
-      let out: RenderedElement = '';
-      if (value !== undefined && value !== null && value !== '') {
-        if (def.repeat > 1) {
-          const list = Array.isArray(value) ? value : [value];
-          if (!Array.isArray(value)) this.problem('INVALID_JSON_VALUE', 'must be an array (the element repeats)', here);
-          const parts = list.map((v, r) => this.element(node, def, v, `${here}[${r}]`));
-          out = parts.length === 0 ? '' : { repeats: parts };
-        } else {
-          out = this.element(node, def, value, here);
+    for (let n = 0; n < order.length; n++) {
+      const i = order[n] as number;
+      const def = defs[i] as CompiledElement;
+      const value = isSt && i === 1 ? this.st02 : obj[def.key];
+      if (value === undefined || value === null || value === '') continue;
+      let out: string;
+      if (def.repeat > 1) {
+        const list = Array.isArray(value) ? value : [value];
+        if (!Array.isArray(value))
+          this.problem('INVALID_JSON_VALUE', 'must be an array (the element repeats)', `${this.path(parentPath, node, index)}.${def.key}`);
+        out = '';
+        for (let r = 0; r < list.length; r++) {
+          if (r > 0) out += this.rs;
+          out += this.element(node, def, list[r], parentPath, index, r);
         }
+      } else {
+        out = this.element(node, def, value, parentPath, index, -1);
       }
-      elements[i + 1] = out;
-      if (out !== '' && !(Array.isArray(out) && out.length === 0)) last = i + 1;
-    });
-    for (const key of Object.keys(obj)) {
-      if (!known.has(key)) this.problem('UNKNOWN_KEY', `unknown key "${key}" in ${node.id}`, `${path}.${key}`, { segmentId: node.id });
+      if (out === '') continue;
+      // the separators of skipped (empty) elements, then the value; trailing empties never written
+      pieces.push(this.separators(i + 1 - last), out);
+      last = i + 1;
     }
-    elements.length = last + 1;
-    this.segments.push({ id: node.id, elements, path });
+    pieces.push(this.term);
+    this.count++;
+    if (unknown) {
+      for (const key of Object.keys(obj)) {
+        if (!map.has(key))
+          this.problem('UNKNOWN_KEY', `unknown key "${key}" in ${node.id}`, `${this.path(parentPath, node, index)}.${key}`, {
+            segmentId: node.id,
+          });
+      }
+    }
   }
 
-  private element(node: CompiledSegment, def: CompiledElement, value: Json, path: string): string | string[] {
-    if (!def.components) return this.simple(node, def, value, path);
+  /** n element separators (cached). */
+  private separators(n: number): string {
+    let s = this.seps[n];
+    if (s === undefined) {
+      s = this.es.repeat(n);
+      this.seps[n] = s;
+    }
+    return s;
+  }
+
+  private path(parentPath: string, node: CompiledNode, index: number): string {
+    return `${parentPath}.${node.key}${index >= 0 ? `[${index}]` : ''}`;
+  }
+
+  private element(node: CompiledSegment, def: CompiledElement, value: Json, parentPath: string, index: number, repetition: number): string {
+    if (!def.components) return this.simple(node, def, value, parentPath, index, def, repetition);
     if (!isObject(value)) {
-      this.problem('INVALID_JSON_VALUE', 'must be an object (a composite element)', path);
-      return [];
-    }
-    const parts: string[] = [];
-    const known = new Set<string>();
-    let last = 0;
-    def.components.forEach((c, i) => {
-      known.add(c.key);
-      const v = value[c.key];
-      if (v === undefined || v === null || v === '') {
-        parts[i] = '';
-        return;
-      }
-      parts[i] = this.simple(node, c, v, `${path}.${c.key}`);
-      if (parts[i] !== '') last = i + 1;
-    });
-    for (const key of Object.keys(value)) {
-      if (!known.has(key)) this.problem('UNKNOWN_KEY', `unknown key "${key}" in composite ${def.ref}`, `${path}.${key}`);
-    }
-    parts.length = last;
-    return parts;
-  }
-
-  private simple(node: CompiledSegment, def: CompiledElement, value: Json, path: string): string {
-    if (typeof value === 'object') {
-      this.problem('INVALID_JSON_VALUE', `must be a ${isNumericType(def) ? 'number' : 'string'}`, path, { segmentId: node.id });
+      this.problem(
+        'INVALID_JSON_VALUE',
+        'must be an object (a composite element)',
+        this.elementPath(parentPath, node, index, def, repetition),
+      );
       return '';
     }
+    let out = '';
+    let pending = '';
+    let matched = 0;
+    const comps = def.components;
+    for (let c = 0; c < comps.length; c++) {
+      const comp = comps[c] as CompiledElement;
+      const v = value[comp.key];
+      if (v !== undefined) matched++;
+      if (c > 0) pending += this.cs;
+      if (v === undefined || v === null || v === '') continue;
+      const t = this.simple(node, comp, v, parentPath, index, def, repetition);
+      if (t === '') continue;
+      out += pending + t;
+      pending = '';
+    }
+    if (matched !== keyCount(value)) {
+      const known = new Set(comps.map((c) => c.key));
+      for (const key of Object.keys(value)) {
+        if (!known.has(key))
+          this.problem(
+            'UNKNOWN_KEY',
+            `unknown key "${key}" in composite ${def.ref}`,
+            `${this.elementPath(parentPath, node, index, def, repetition)}.${key}`,
+          );
+      }
+    }
+    return out;
+  }
+
+  private elementPath(parentPath: string, node: CompiledSegment, index: number, def: CompiledElement, repetition: number): string {
+    return `${this.path(parentPath, node, index)}.${def.key}${repetition >= 0 ? `[${repetition}]` : ''}`;
+  }
+
+  private simplePath(
+    parentPath: string,
+    node: CompiledSegment,
+    index: number,
+    parent: CompiledElement,
+    def: CompiledElement,
+    repetition: number,
+  ): string {
+    const p = this.elementPath(parentPath, node, index, parent, repetition);
+    return parent === def ? p : `${p}.${def.key}`;
+  }
+
+  private simple(
+    node: CompiledSegment,
+    def: CompiledElement,
+    value: Json,
+    parentPath: string,
+    index: number,
+    parent: CompiledElement,
+    repetition: number,
+  ): string {
     let text: string;
-    if (typeof value === 'string' && this.anyRepair && (isNumericType(def) || def.type === 'DT' || def.type === 'TM')) {
-      // repairs run before typing, e.g. trailing zeroes of a numeric string
-      value = repairValue(value, undefined, this.repairs, this.reserved, isNumericType(def)).value;
+    if (typeof value === 'string' && (def.type === 'AN' || def.type === 'ID')) {
+      // strings into string elements: nothing to format
+      text = value;
+    } else {
+      if (typeof value === 'object') {
+        this.problem(
+          'INVALID_JSON_VALUE',
+          `must be a ${isNumericType(def) ? 'number' : 'string'}`,
+          this.simplePath(parentPath, node, index, parent, def, repetition),
+          { segmentId: node.id },
+        );
+        return '';
+      }
+      if (typeof value === 'string' && this.anyRepair && (isNumericType(def) || def.type === 'DT' || def.type === 'TM')) {
+        // repairs run before typing, e.g. trailing zeroes of a numeric string
+        value = repairValue(value, undefined, this.repairs, this.reserved, isNumericType(def)).value;
+      }
+      const f = formatValue(def, value);
+      if (!f.ok) {
+        this.problem(
+          'INVALID_JSON_VALUE',
+          `${node.id}${parent.label} ${def.name} ${f.reason}`,
+          this.simplePath(parentPath, node, index, parent, def, repetition),
+          {
+            segmentId: node.id,
+            elementRef: def.ref,
+          },
+        );
+        return typeof value === 'string' ? value : String(value);
+      }
+      text = f.text;
     }
-    const f = formatValue(def, value);
-    if (!f.ok) {
-      this.problem('INVALID_JSON_VALUE', `${node.id}${def.label} ${def.name} ${f.reason}`, path, {
-        segmentId: node.id,
-        elementRef: def.ref,
-      });
-      return typeof value === 'string' ? value : String(value);
-    }
-    text = f.text;
     if (this.anyRepair || this.set) {
       const r = repairValue(text, this.set, this.repairs, this.reserved, isNumericType(def));
       text = r.value;
       if (r.badCharacter !== undefined) {
-        const shown = JSON.stringify(r.badCharacter);
-        this.problem('CHARACTER_NOT_IN_SET', `character ${shown} is not in the ${this.set} character set`, path, {
-          segmentId: node.id,
-          elementRef: def.ref,
-        });
+        this.problem(
+          'CHARACTER_NOT_IN_SET',
+          `character ${JSON.stringify(r.badCharacter)} is not in the ${this.set} character set`,
+          this.simplePath(parentPath, node, index, parent, def, repetition),
+          {
+            segmentId: node.id,
+            elementRef: def.ref,
+          },
+        );
       }
     }
-    for (const ch of text) this.used.add(ch);
+    if (CANDIDATE_CHARS.test(text)) {
+      for (const ch of text) if (CANDIDATE_CHARS.test(ch)) this.used.add(ch);
+    }
     return text;
   }
 }
 
-/** Renders a Guide JSON transaction set to segments (no envelope, no delimiters yet). */
+/** Renders a Guide JSON transaction set to segment text (SE excluded) with the given delimiters. */
 export function renderTransaction(
   guide: Guide | CompiledGuide,
   json: unknown,
   options: RenderOptions = {},
+  delimiters: Delimiters = DEFAULT_DELIMITERS,
+  st02 = '0001',
   reserved: readonly string[] = [],
+  lineBreak = '',
 ): RenderResult {
   const compiled = 'root' in guide ? guide : compileGuide(guide);
-  const r = new Renderer(compiled, options, reserved);
+  const r = new Renderer(compiled, options, reserved, delimiters, st02, lineBreak);
   r.render(json);
-  return { segments: r.segments, issues: r.issues, used: r.used };
+  return { text: r.pieces.join(''), segmentCount: r.count, issues: r.issues, used: r.used };
 }
-
-export const DEFAULT_DELIMITERS: Delimiters = { element: '*', component: ':', repetition: '^', segment: '~' };
-const CANDIDATES = {
-  element: ['*', '|', '^', '~', '!', '{', '}', '`'],
-  component: [':', '>', '\\', '^', '!', '{', '}', '`'],
-  repetition: ['^', '{', '}', '!', '`', '\\', '|'],
-  segment: ['~', '\n', '{', '}', '!', '`', '|'],
-} as const;
 
 /**
  * Chooses delimiters no value uses: the defaults where possible, else the next free candidate.
@@ -271,19 +431,6 @@ export function chooseDelimiters(used: Set<string>, given?: Partial<Delimiters>)
     segment: pick('segment'),
   };
   return { delimiters, conflicts };
-}
-
-/** Joins a rendered segment's elements with the delimiters. */
-export function segmentToText(seg: RenderedSegment, d: Delimiters): string {
-  let s = seg.id;
-  for (let i = 1; i < seg.elements.length; i++) {
-    s += d.element;
-    const e = seg.elements[i] as RenderedElement;
-    if (typeof e === 'string') s += e;
-    else if (Array.isArray(e)) s += e.join(d.component);
-    else s += e.repeats.map((r) => (typeof r === 'string' ? r : r.join(d.component))).join(d.repetition ?? '^');
-  }
-  return s;
 }
 
 /** Values of ISA01..ISA16 (without padding) and GS01..GS08. */
@@ -381,55 +528,85 @@ export function isaText(isa: InterchangeEnvelope['isa'], d: Delimiters): string 
   return `ISA${values.map((v, i) => d.element + padRight(v, ISA_WIDTHS[i] as number)).join('')}`;
 }
 
+interface RenderedSet {
+  guide: CompiledGuide;
+  result: RenderResult;
+  st02: string;
+  prefix: string;
+}
+
+function st02Of(t: TransactionInput, guide: CompiledGuide, fallback: string): string {
+  const json = t.json as { heading?: Record<string, Record<string, unknown>> } | undefined;
+  const st = guide.root.children[0];
+  if (!st || st.kind !== 'segment') return fallback;
+  const key = st.elements[1]?.key;
+  const v = key ? json?.heading?.[st.key]?.[key] : undefined;
+  if (typeof v === 'number' && Number.isInteger(v) && v >= 0) return String(v).padStart(4, '0');
+  return typeof v === 'string' && v !== '' ? v : fallback;
+}
+
 /** Generates a whole interchange from Guide JSON transactions. */
 export function generateInterchange(input: GenerateInput): GenerateResult {
   const issues: X12Issue[] = [];
-  const rendered: Array<{ gs: GroupEnvelope; sets: Array<{ guide: CompiledGuide; result: RenderResult; st02: string }> }> = [];
-  const used = new Set<string>();
+  const opts: RenderOptions = {};
+  if (input.characterSet) opts.characterSet = input.characterSet;
+  if (input.repairOptions) opts.repairOptions = input.repairOptions;
+  const given = input.delimiters;
+  const complete = given?.element && given.component && given.segment;
   // values that cannot hold delimiters: repairs of delimiter conflicts need to know them up front
-  const reserved = Object.values(input.delimiters ?? {}).filter((x): x is string => typeof x === 'string');
-  input.groups.forEach((group, gi) => {
-    const sets: (typeof rendered)[number]['sets'] = [];
-    group.transactions.forEach((t, ti) => {
-      const guide = 'root' in t.guide ? t.guide : compileGuide(t.guide);
-      const opts: RenderOptions = {};
-      if (input.characterSet) opts.characterSet = input.characterSet;
-      if (input.repairOptions) opts.repairOptions = input.repairOptions;
-      const result = renderTransaction(guide, t.json, opts, reserved);
-      const prefix = input.groups.length > 1 || group.transactions.length > 1 ? `transactionGroups[${gi}].transactions[${ti}].` : '';
-      for (const i of result.issues) {
-        if (prefix && i.path) {
-          i.path = prefix + i.path;
-          i.message = prefix + i.message;
-        }
-        issues.push(i);
-      }
-      for (const ch of result.used) used.add(ch);
-      // ST02: from the JSON, else assigned in order
-      const st = result.segments[0];
-      const given = st && st.id === 'ST' ? st.elements[2] : undefined;
-      const st02 = typeof given === 'string' && given !== '' ? given : String(ti + 1).padStart(4, '0');
-      sets.push({ guide, result, st02 });
-    });
-    rendered.push({ gs: group.gs, sets });
-  });
-  for (const g of rendered) {
-    for (const v of [g.gs.applicationSenderCode, g.gs.applicationReceiverCode]) for (const ch of v) used.add(ch);
+  const reserved = Object.values(given ?? {}).filter((x): x is string => typeof x === 'string');
+  const lineBreakFor = (d: Delimiters) => (d.segment === '\n' || d.segment === '\r' ? '' : (input.lineBreak ?? ''));
+  const renderAll = (d: Delimiters) => {
+    const used = new Set<string>();
+    const groups = input.groups.map((group, gi) =>
+      group.transactions.map((t, ti): RenderedSet => {
+        const guide = 'root' in t.guide ? t.guide : compileGuide(t.guide);
+        const st02 = st02Of(t, guide, String(ti + 1).padStart(4, '0'));
+        const result = renderTransaction(guide, t.json, opts, d, st02, reserved, lineBreakFor(d));
+        for (const ch of result.used) used.add(ch);
+        const prefix = input.groups.length > 1 || group.transactions.length > 1 ? `transactionGroups[${gi}].transactions[${ti}].` : '';
+        return { guide, result, st02, prefix };
+      }),
+    );
+    for (const g of input.groups)
+      for (const v of [g.gs.applicationSenderCode, g.gs.applicationReceiverCode]) for (const ch of v) used.add(ch);
+    for (const v of [input.isa.senderId, input.isa.receiverId, input.isa.authorization ?? '', input.isa.security ?? ''])
+      for (const ch of v) used.add(ch);
+    return { groups, used };
+  };
+  // first pass with the given or default delimiters; again only when a value holds one of them
+  const first: Delimiters = { ...DEFAULT_DELIMITERS, ...given };
+  let pass = renderAll(first);
+  let { delimiters, conflicts } = chooseDelimiters(pass.used, given);
+  if (
+    !complete &&
+    (delimiters.element !== first.element ||
+      delimiters.component !== first.component ||
+      delimiters.segment !== first.segment ||
+      delimiters.repetition !== first.repetition)
+  ) {
+    pass = renderAll(delimiters);
+    ({ delimiters, conflicts } = chooseDelimiters(pass.used, given));
   }
-  for (const v of [input.isa.senderId, input.isa.receiverId, input.isa.authorization ?? '', input.isa.security ?? ''])
-    for (const ch of v) used.add(ch);
-  const { delimiters, conflicts } = chooseDelimiters(used, input.delimiters);
+  for (const set of pass.groups.flat()) {
+    for (const i of set.result.issues) {
+      if (set.prefix && i.path) {
+        i.path = set.prefix + i.path;
+        i.message = set.prefix + i.message;
+      }
+      issues.push(i);
+    }
+  }
   for (const c of conflicts) issues.push(issue('DELIMITER_CONFLICT', c));
   const d = delimiters;
   // a line break after a terminator that is itself a line break would add empty segments
-  const lb = d.segment === '\n' || d.segment === '\r' ? '' : (input.lineBreak ?? '');
+  const lb = lineBreakFor(d);
   const validate = input.validate !== false && conflicts.length === 0;
   const term = d.segment + lb;
-  const parts: string[] = [];
-  parts.push(isaText(input.isa, d) + term);
+  const parts: string[] = [isaText(input.isa, d) + term];
   const validations: GenerateResult['validations'] = [];
-  rendered.forEach((g, gi) => {
-    const gs = g.gs;
+  pass.groups.forEach((sets, gi) => {
+    const gs = (input.groups[gi] as GenerateInput['groups'][number]).gs;
     const gsElements = [
       'GS',
       gs.functionalIdentifierCode,
@@ -442,48 +619,40 @@ export function generateInterchange(input: GenerateInput): GenerateResult {
       gs.release,
     ];
     parts.push(gsElements.join(d.element) + term);
-    g.sets.forEach((s, ti) => {
-      const segs = s.result.segments;
+    sets.forEach((s, ti) => {
+      const se = `SE${d.element}${s.result.segmentCount + 1}${d.element}${s.st02}${term}`;
+      parts.push(s.result.text, se);
+      if (!validate) return;
+      // read the set back segment by segment (the text holds no delimiter inside values)
+      const body = s.result.text + se;
       const tokens: SegmentToken[] = [];
-      const count = segs.filter((x) => x.id !== 'SE').length + 1;
-      segs.forEach((seg, si) => {
-        if (seg.id === 'ST') seg.elements[2] = s.st02;
-        if (seg.id === 'SE' && si === segs.length - 1) {
-          seg.elements = ['SE', String(count), s.st02];
-        }
-      });
-      if (segs.length === 0 || segs[segs.length - 1]?.id !== 'SE')
-        segs.push({ id: 'SE', elements: ['SE', String(count), s.st02], path: 'summary.transaction_set_trailer_SE' });
-      for (const seg of segs) {
-        const text = segmentToText(seg, d);
-        parts.push(text + term);
-        if (validate) {
-          tokens.push({ id: seg.id, elements: text.split(d.element), offset: 0, end: 0, line: 0, column: 0, index: tokens.length });
-        }
+      let pos = 0;
+      while (pos < body.length) {
+        const end = body.indexOf(term, pos);
+        const elements = body.slice(pos, end).split(d.element);
+        tokens.push({ id: elements[0] as string, elements, offset: 0, end: 0, line: 0, column: 0, index: tokens.length });
+        pos = end + term.length;
       }
-      if (validate) {
-        const result = translateSegments(s.guide, tokens, { delimiters: d });
-        const prefix = rendered.length > 1 || g.sets.length > 1 ? `transactionGroups[${gi}].transactions[${ti}].` : '';
-        const renderPaths = new Set(s.result.issues.map((i) => i.path));
-        for (const i of result.issues) {
-          // a value the renderer already reported is not reported again by the validator
-          if (i.path && renderPaths.has(prefix + i.path)) continue;
-          // positions in the generated text mean nothing to the caller: the JSON path does
-          delete i.offset;
-          delete i.line;
-          delete i.column;
-          if (i.path) {
-            i.path = prefix + i.path;
-            i.message = `${i.path}: ${i.message}`;
-          }
-          issues.push(i);
+      const result = translateSegments(s.guide, tokens, { delimiters: d, build: false });
+      const renderPaths = new Set(s.result.issues.map((i) => i.path));
+      for (const i of result.issues) {
+        // a value the renderer already reported is not reported again by the validator
+        if (i.path && renderPaths.has(s.prefix + i.path)) continue;
+        // positions in the generated text mean nothing to the caller: the JSON path does
+        delete i.offset;
+        delete i.line;
+        delete i.column;
+        if (i.path) {
+          i.path = s.prefix + i.path;
+          i.message = `${i.path}: ${i.message}`;
         }
-        validations.push({ group: gi, transaction: ti, result });
+        issues.push(i);
       }
+      validations.push({ group: gi, transaction: ti, result });
     });
-    parts.push(['GE', String(g.sets.length), String(gs.controlNumber)].join(d.element) + term);
+    parts.push(['GE', String(sets.length), String(gs.controlNumber)].join(d.element) + term);
   });
-  parts.push(['IEA', String(rendered.length), String(input.isa.controlNumber).padStart(9, '0')].join(d.element) + term);
+  parts.push(['IEA', String(pass.groups.length), String(input.isa.controlNumber).padStart(9, '0')].join(d.element) + term);
   let edi = parts.join('');
   if (input.wrapColumn && input.wrapColumn > 0) edi = wrap(edi.replace(/\r?\n/g, ''), input.wrapColumn, lb || '\n');
   return { ok: issues.length === 0, edi, delimiters: d, issues, validations };

@@ -39,7 +39,15 @@ export interface SegmentToken {
   column: number;
   /** 0-based index of the segment in the file. */
   index: number;
+  /**
+   * Which separators occur inside the segment: bit 1 the component separator, bit 2 the
+   * repetition separator. Undefined (tokens made elsewhere): unknown, check the values.
+   */
+  flags?: number;
 }
+
+export const HAS_COMPONENTS = 1;
+export const HAS_REPETITIONS = 2;
 
 export interface InterchangeStart {
   delimiters: Delimiters;
@@ -91,6 +99,11 @@ export class X12Tokenizer {
   private delims: Delimiters | undefined;
   private term = '';
   private es = '';
+  private cs = '';
+  private rs = '';
+  /** Positions (in buf) of the next component / repetition separator; Infinity: none. */
+  private nextCs = -1;
+  private nextRs = -1;
   private wrapped = false;
   private skipCr = true;
   private skipLf = true;
@@ -169,6 +182,9 @@ export class X12Tokenizer {
     }
     this.base += pos;
     this.buf = pos >= len ? '' : buf.slice(pos);
+    // cached separator positions are relative to the old buffer
+    this.nextCs = -1;
+    this.nextRs = -1;
   }
 
   /** Emits the segment buf[start, stop) whose terminator ends at `next`; returns `next`. */
@@ -178,6 +194,7 @@ export class X12Tokenizer {
     const line = this.line;
     const column = abs - this.lineStart + 1;
     let elements: string[];
+    let flags: number;
     if (this.wrapped) {
       let text = buf.slice(start, stop);
       if (text.includes('\n') || text.includes('\r')) {
@@ -190,7 +207,12 @@ export class X12Tokenizer {
         text = text.replace(WRAP_STRIP, '');
       }
       elements = text.split(this.es);
+      flags = (text.includes(this.cs) ? HAS_COMPONENTS : 0) | (this.rs !== '' && text.includes(this.rs) ? HAS_REPETITIONS : 0);
     } else {
+      // the next component and repetition separators of the chunk, found once and reused
+      if (this.nextCs < start) this.nextCs = findFrom(buf, this.cs, start);
+      if (this.rs !== '' && this.nextRs < start) this.nextRs = findFrom(buf, this.rs, start);
+      flags = (this.nextCs < stop ? HAS_COMPONENTS : 0) | (this.rs !== '' && this.nextRs < stop ? HAS_REPETITIONS : 0);
       // split in place: one indexOf per element over the chunk, no intermediate segment string
       elements = [];
       const es = this.es;
@@ -213,7 +235,7 @@ export class X12Tokenizer {
       }
     }
     const id = elements[0] as string;
-    const token: SegmentToken = { id, elements, offset: abs, end: this.base + next, line, column, index: this.index++ };
+    const token: SegmentToken = { id, elements, offset: abs, end: this.base + next, line, column, index: this.index++, flags };
     if (!isSegmentId(id)) {
       const shown = printable(id);
       this.report(
@@ -322,7 +344,9 @@ export class X12Tokenizer {
     }
     fields.push(component);
     const version = fields[12] ?? '';
-    const repetition = version >= '00402' ? fields[11] : undefined;
+    // ISA11 is the repetition separator from 00402 on; a 'U' there is the old standards
+    // identifier written out of habit (it cannot separate anything in upper-case data)
+    const repetition = version >= '00402' && fields[11] !== 'U' ? fields[11] : undefined;
     const delimiters: Delimiters = {
       element: fromLatin1(es),
       component: fromLatin1(component),
@@ -336,6 +360,10 @@ export class X12Tokenizer {
     this.delims = delimiters;
     this.term = term;
     this.es = es;
+    this.cs = component;
+    this.rs = repetition ?? '';
+    this.nextCs = -1;
+    this.nextRs = -1;
     this.wrapped = wrapped;
     this.skipCr = term !== '\r' && es !== '\r' && component !== '\r' && repetition !== '\r';
     this.skipLf = term !== '\n' && es !== '\n' && component !== '\n' && repetition !== '\n';
@@ -382,6 +410,11 @@ export class X12Tokenizer {
       this.lineStart = this.base + i + 1;
     }
   }
+}
+
+function findFrom(buf: string, part: string, from: number): number {
+  const i = buf.indexOf(part, from);
+  return i < 0 ? Number.POSITIVE_INFINITY : i;
 }
 
 function isSegmentId(id: string): boolean {

@@ -28,7 +28,7 @@ import { situationalRules } from './rules/situational-rules';
 import { syntaxNotes } from './rules/syntax-notes';
 import { tooManyElements } from './rules/too-many-elements';
 import type { Finding } from './rules/types';
-import type { Delimiters, SegmentToken } from './tokenizer';
+import { type Delimiters, HAS_COMPONENTS, HAS_REPETITIONS, type SegmentToken } from './tokenizer';
 import { type ElementValue, toJsonValue } from './values';
 
 export type GuideJsonObject = { [key: string]: GuideJsonValue };
@@ -82,8 +82,8 @@ function matchLevel(node: CompiledNode, elements: string[], cs: string, level: n
 
 export interface TranslateOptions {
   delimiters: Pick<Delimiters, 'component' | 'repetition'>;
-  /** Skip validation findings that do not affect the JSON (faster, for trusted input). */
-  validate?: boolean;
+  /** Build the Guide JSON (default true); false only validates (the generator's check). */
+  build?: boolean;
 }
 
 class Translation {
@@ -103,6 +103,7 @@ class Translation {
   private pathIndex = 0;
   private pathLoop: Frame | undefined;
   private readonly pools = new Map<CompiledLoop, number[][]>();
+  private readonly build: boolean;
 
   constructor(
     private readonly guide: CompiledGuide,
@@ -111,6 +112,7 @@ class Translation {
     this.cs = options.delimiters.component;
     this.rs = options.delimiters.repetition;
     this.fragmentLoop = guide.guide.fragmentLoop;
+    this.build = options.build !== false;
     const root = guide.root;
     this.stack.push({
       loop: undefined,
@@ -362,6 +364,7 @@ class Translation {
   }
 
   private place(frame: Frame, node: CompiledNode, value: GuideJsonObject, count: number): void {
+    if (!this.build) return;
     const target = frame.loop ? frame.out : this.sections[node.section];
     if (node.max > 1) {
       const list = target[node.key];
@@ -378,12 +381,17 @@ class Translation {
     const defs = node.elements;
     const n = Math.min(els.length - 1, defs.length);
     const rs = this.rs;
+    const flags = seg.flags ?? HAS_COMPONENTS | HAS_REPETITIONS;
     let mask = 0;
     for (let i = 1; i <= n; i++) {
       const raw = els[i] as string;
       if (raw === '') continue;
       mask |= 1 << i;
       const def = defs[i - 1] as CompiledElement;
+      if (flags !== 0 && this.strayDelimiter(node, def, raw, i, flags)) {
+        if (this.build) out[def.key] = def.repeat > 1 ? [raw] : raw;
+        continue;
+      }
       if (def.repeat > 1) {
         if (rs !== undefined && raw.includes(rs)) {
           const parts = raw.split(rs);
@@ -404,7 +412,8 @@ class Translation {
           out[def.key] = [this.elementValue(node, def, raw, i, 0)];
         }
       } else {
-        out[def.key] = this.elementValue(node, def, raw, i, 0);
+        const v = this.elementValue(node, def, raw, i, 0);
+        if (this.build) out[def.key] = v;
       }
     }
     // segment rules, each from its own call site (see rules/index.ts for the list)
@@ -421,6 +430,34 @@ class Translation {
       this.finding({ code: 'UNEXPECTED_SEGMENT', message: `a validation rule failed: ${(e as Error).message}` }, node, undefined);
     }
     return out;
+  }
+
+  /**
+   * Reports a repetition separator in an element that does not repeat, or a component separator
+   * in a simple element (delimiters cannot be data); the value is then kept as text.
+   */
+  private strayDelimiter(node: CompiledSegment, def: CompiledElement, raw: string, position: number, flags: number): boolean {
+    if (flags & HAS_REPETITIONS && def.repeat === 1 && this.rs !== undefined && raw.includes(this.rs)) {
+      this.finding(
+        {
+          code: 'TOO_MANY_REPETITIONS',
+          message: 'repeats, but the element may occur once (a repetition separator in its value)',
+          element: position,
+        },
+        node,
+        def,
+      );
+      return true;
+    }
+    if (flags & HAS_COMPONENTS && !def.components && raw.includes(this.cs)) {
+      this.finding(
+        { code: 'TOO_MANY_COMPONENTS', message: 'is a simple element but holds a component separator', element: position },
+        node,
+        def,
+      );
+      return true;
+    }
+    return false;
   }
 
   private elementValue(node: CompiledSegment, def: CompiledElement, raw: string, position: number, repetition: number): GuideJsonValue {
@@ -447,15 +484,6 @@ class Translation {
         obj[comp.key] = this.simpleValue(node, def, comp, part, position, c + 1, repetition);
       }
       return obj;
-    }
-    if (def.type === 'ID' && !def.codes && raw.includes(this.cs)) {
-      // elsewhere a stray component separator already fails the type or code check
-      // a component separator inside a simple element: keep the text, report it
-      this.finding(
-        { code: 'TOO_MANY_COMPONENTS', message: 'is a simple element but holds a component separator', element: position },
-        node,
-        def,
-      );
     }
     return this.simpleValue(node, def, def, raw, position, 0, repetition);
   }

@@ -163,6 +163,7 @@ function plainDecimal(v: number): string {
 }
 
 function padDigits(text: string, min: number): string {
+  if (min <= 1 || text.length >= min + 2) return text; // long enough whatever the sign and point
   const neg = text[0] === '-';
   const body = neg ? text.slice(1) : text;
   const len = numericLength(body);
@@ -191,8 +192,10 @@ export function formatValue(e: CompiledElement, value: unknown): FormatResult {
       if (typeof value === 'number') {
         if (!Number.isFinite(value)) return { ok: false, reason: 'must be a finite number' };
         let text = plainDecimal(value);
-        text = text.replace(/^(-?)0\./, '$1.');
-        if (text === '-0') text = '0';
+        // no superfluous leading zero: 0.5 -> .5, -0.5 -> -.5
+        if (text.charCodeAt(0) === 48 && text.charCodeAt(1) === 46) text = text.slice(1);
+        else if (text.charCodeAt(0) === 45 && text.charCodeAt(1) === 48 && text.charCodeAt(2) === 46) text = `-${text.slice(2)}`;
+        else if (text === '-0') text = '0';
         return { ok: true, text: padDigits(text, e.min) };
       }
       if (typeof value === 'string' && DECIMAL.test(value)) return { ok: true, text: value };

@@ -48,10 +48,15 @@ describe('Class: X12Tokenizer', () => {
     });
 
     it('accepts letters and unusual characters as delimiters', () => {
-      const run = tokenize([sample('|', 'U', '>', 'Q', '')]);
-      // version 00501: ISA11 'U' is the repetition separator here
-      expect(run.starts[0]?.delimiters).toEqual({ element: '|', component: '>', repetition: 'U', segment: 'Q' });
-      expect(run.segments[4]?.elements).toEqual(['PO1', '1', '2', 'EA', '9.5', '', 'VP', 'A>BUC']);
+      const run = tokenize([sample('|', 'V', '>', 'Q', '')]);
+      // version 00501: ISA11 'V' is the repetition separator here
+      expect(run.starts[0]?.delimiters).toEqual({ element: '|', component: '>', repetition: 'V', segment: 'Q' });
+      expect(run.segments[4]?.elements).toEqual(['PO1', '1', '2', 'EA', '9.5', '', 'VP', 'A>BVC']);
+    });
+
+    it("reads ISA11 'U' as no repetition separator, even from version 00402 on", () => {
+      const run = tokenize([sample('*', 'U', ':', '~', '\n')]);
+      expect(run.starts[0]?.delimiters.repetition).toBeUndefined();
     });
 
     it('treats ISA11 as the standards identifier before version 00402', () => {
