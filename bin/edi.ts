@@ -374,7 +374,12 @@ async function cmdGenerate(args: string[]): Promise<number> {
               controlNumber: Number(gcn),
               release: guide.implementationConventionReference ?? guide.release,
             },
-            transactions: [{ guide, json: isTranslation ? (doc as { transaction?: unknown }).transaction : doc }],
+            transactions: isTranslation
+              ? ((doc as { transactionSets: Array<{ transaction?: unknown }> }).transactionSets ?? []).map((t) => ({
+                  guide,
+                  json: t.transaction,
+                }))
+              : [{ guide, json: doc }],
           },
         ],
       },

@@ -129,7 +129,9 @@ export function segmentErrors(entry: TransactionSetEntry, type: AckType): Segmen
     const key = `${i.segmentIndex}|${i.segmentId}|${seg ?? '8'}`;
     let e = bySegment.get(key);
     if (!e) {
-      e = { id: i.segmentId ?? '', position: i.segmentIndex, loopId: i.loopId, code: seg ?? '8', elements: [] };
+      // IK301 is an ID of 2-3 characters and IK303 a loop id of at most 4 (2010AA -> 2010)
+      const id = (i.segmentId ?? '').replace(/[^A-Z0-9]/g, '').slice(0, 3);
+      e = { id: id.length >= 2 ? id : 'ZZ', position: i.segmentIndex, loopId: i.loopId?.slice(0, 4), code: seg ?? '8', elements: [] };
       bySegment.set(key, e);
       order.push(e);
     }
@@ -185,10 +187,13 @@ function hhmm(d: Date): string {
 class Writer {
   readonly parts: string[] = [];
   count = 0;
+  readonly component: string;
   constructor(
     private readonly d: Delimiters,
     private readonly lb: string,
-  ) {}
+  ) {
+    this.component = d.component;
+  }
   seg(...elements: Array<string | undefined>): void {
     let n = elements.length;
     while (n > 1 && (elements[n - 1] === undefined || elements[n - 1] === '')) n--;
@@ -276,7 +281,7 @@ function ackGroup(w: Writer, g: GroupReport, entries: readonly TransactionSetEnt
           e.repetition ? String(e.repetition) : undefined,
         ]
           .filter((x) => x !== undefined)
-          .join(':');
+          .join(w.component);
         w.seg(type === '999' ? 'IK4' : 'AK4', pos, e.ref, e.code, e.bad);
       }
     }

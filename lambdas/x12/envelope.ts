@@ -129,7 +129,11 @@ function checkGs(gs: SegmentToken): X12Issue[] {
     const len = (e[n] ?? '').length;
     if (len < 2 || len > 15) bad(n, `GS0${n} application code must be 2 to 15 characters`);
   }
-  if (!validCcyymmdd(e[4] ?? '')) bad(4, 'GS04 is not a valid date (CCYYMMDD)', 'INVALID_DATE');
+  // groups before version 004010 carry six-digit dates (YYMMDD)
+  const sixDigitDates = /^00[0-3]/.test(e[8] ?? '') && (e[4] ?? '').length === 6;
+  if (sixDigitDates ? !validYymmdd(e[4] ?? '') : !validCcyymmdd(e[4] ?? '')) {
+    bad(4, `GS04 is not a valid date (${sixDigitDates ? 'YYMMDD' : 'CCYYMMDD'})`, 'INVALID_DATE');
+  }
   if (!validTime(e[5] ?? '')) bad(5, 'GS05 is not a valid time (HHMM[SS[D[D]]])', 'INVALID_TIME');
   const cn = e[6] ?? '';
   if (!DIGITS.test(cn) || cn.length > 9) bad(6, 'GS06 group control number must be 1 to 9 digits', 'INVALID_CONTROL_NUMBER');
@@ -156,6 +160,8 @@ export class X12Reader {
   private pendingStart: { delimiters: Delimiters; lineBreak: string; wrapColumn?: number } | undefined;
   private lastEnd = 0;
   private sawInterchange = false;
+  private readonly groupNumbers = new Set<string>();
+  private reportedNoInterchange = false;
 
   constructor(private readonly handler: EnvelopeHandler) {
     const tokens: TokenHandler = {
@@ -178,13 +184,14 @@ export class X12Reader {
       const where = this.set?.segments.at(-1) ?? this.group?.gs ?? this.ic.isa;
       this.closeInterchange(undefined, where);
     }
-    if (!this.sawInterchange) {
+    if (!this.sawInterchange && !this.reportedNoInterchange) {
       this.handler.issue?.(issue('NO_INTERCHANGE', 'No ISA interchange header was found', { offset: 0, line: 1, column: 1 }));
     }
   }
 
   private fileIssue(i: X12Issue): void {
     if (i.code === 'NO_INTERCHANGE' && this.sawInterchange) i.code = 'UNEXPECTED_DATA';
+    if (i.code === 'NO_INTERCHANGE') this.reportedNoInterchange = true;
     if (this.ic) this.ic.issues.push(i);
     else this.handler.issue?.(i);
   }
@@ -242,6 +249,7 @@ export class X12Reader {
   private openInterchange(isa: SegmentToken): void {
     if (this.ic) this.closeInterchange(undefined, isa);
     this.sawInterchange = true;
+    this.groupNumbers.clear();
     const start = this.pendingStart ?? { delimiters: { element: '*', component: ':', segment: '~' }, lineBreak: '' };
     this.pendingStart = undefined;
     const ic: InterchangeInfo = {
@@ -308,11 +316,17 @@ export class X12Reader {
     }
     if (this.group) this.closeGroup(undefined, gs);
     this.ic.groupCount++;
+    const issues = checkGs(gs);
+    const gcn = gs.elements[6] ?? '';
+    if (this.groupNumbers.has(gcn)) {
+      issues.push(issue('DUPLICATE_CONTROL_NUMBER', `GS06 ${gcn} is used by another functional group of the interchange`, at(gs, 6)));
+    }
+    this.groupNumbers.add(gcn);
     this.group = {
       gs,
       transactionCount: 0,
       span: { start: gs.offset, end: gs.end },
-      issues: checkGs(gs),
+      issues,
       controlNumbers: new Set(),
     };
     this.handler.groupStart?.(this.group, this.ic);

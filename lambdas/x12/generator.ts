@@ -654,7 +654,15 @@ export function generateInterchange(input: GenerateInput): GenerateResult {
   });
   parts.push(['IEA', String(pass.groups.length), String(input.isa.controlNumber).padStart(9, '0')].join(d.element) + term);
   let edi = parts.join('');
-  if (input.wrapColumn && input.wrapColumn > 0) edi = wrap(edi.replace(/\r?\n/g, ''), input.wrapColumn, lb || '\n');
+  if (input.wrapColumn !== undefined && input.wrapColumn > 0) {
+    // a reader knows a file is wrapped from a line break inside ISA (before ISA15's separator),
+    // and a line-break terminator cannot be wrapped
+    if (input.wrapColumn < 2 || input.wrapColumn > 100 || d.segment === '\n' || d.segment === '\r') {
+      issues.push(issue('INVALID_JSON_VALUE', 'wrapColumn must be 2 to 100 and the segment terminator not a line break'));
+    } else {
+      edi = wrap(edi.replace(/\r?\n/g, ''), input.wrapColumn, lb || '\n');
+    }
+  }
   return { ok: issues.length === 0, edi, delimiters: d, issues, validations };
 }
 

@@ -14,7 +14,8 @@ const TIME = '^([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\\.[0-9]{1,2})?)?$';
 
 function simpleSchema(e: CompiledElement, segmentId: string): Schema {
   const title = `${segmentId}${e.label} ${e.name} (${e.ref})`;
-  if (e.decimals >= 0 || e.type === 'R') return { title, type: 'number' };
+  if (e.decimals === 0) return { title, type: 'integer' };
+  if (e.decimals > 0 || e.type === 'R') return { title, type: 'number' };
   if (e.type === 'DT') return { title, type: 'string', pattern: DATE };
   if (e.type === 'TM') return { title, type: 'string', pattern: TIME };
   const s: Schema = { title, type: 'string', minLength: e.min, maxLength: e.max };

@@ -107,6 +107,7 @@ export class X12Tokenizer {
   private wrapped = false;
   private skipCr = true;
   private skipLf = true;
+  private termIsLf = false;
   /** Spaces and tabs before a segment id (indented files) are skipped unless a delimiter. */
   private skipBlank = true;
   private highBytes = false;
@@ -179,6 +180,11 @@ export class X12Tokenizer {
         break;
       }
       pos = this.emit(pos, t, t + this.term.length);
+      if (this.termIsLf) {
+        // a line-feed terminator ends a line too
+        this.line++;
+        this.lineStart = this.base + pos;
+      }
     }
     this.base += pos;
     this.buf = pos >= len ? '' : buf.slice(pos);
@@ -359,6 +365,7 @@ export class X12Tokenizer {
     }
     this.delims = delimiters;
     this.term = term;
+    this.termIsLf = term === '\n';
     this.es = es;
     this.cs = component;
     this.rs = repetition ?? '';
@@ -389,6 +396,10 @@ export class X12Tokenizer {
     if (wrapColumn !== undefined) startInfo.wrapColumn = wrapColumn;
     this.handler.interchange?.(startInfo, token);
     this.handler.segment(token);
+    if (this.termIsLf) {
+      this.line++;
+      this.lineStart = this.base + afterTerm;
+    }
     return afterTerm;
   }
 

@@ -338,3 +338,33 @@ describe('Function: ta1Ack', () => {
     expect(interchangeStatus(r.interchanges[0] as (typeof r.interchanges)[0])).toEqual({ code: 'A', note: '000' });
   });
 });
+
+describe('Function: functionalAck (element limits of the 999)', () => {
+  it("writes IK401's component position with the acknowledgment's own component separator", () => {
+    const r = read(wrap([BEG, 'PO1*1', 'SLN*1*:2']));
+    const out = functionalAck(r.interchanges[0] as (typeof r.interchanges)[0], r.entries, '999', {
+      ...env,
+      delimiters: { element: '*', component: '>', repetition: '^', segment: '~' },
+      lineBreak: '\n',
+    });
+    expect(out).toContain('IK4*2>1*355*1~');
+    expect(issuesOf(out, guide999)).toEqual([]);
+  });
+
+  it('keeps IK301 and IK303 within their lengths (loop ids such as 2010AA become 2010)', () => {
+    const r = read(wrap([BEG, 'PO1*1']));
+    const entry = r.entries[0];
+    if (!entry) throw new Error('no entry');
+    entry.errors.push({
+      code: 'UNEXPECTED_SEGMENT',
+      severity: 'error',
+      message: 'x',
+      segmentIndex: 3,
+      segmentId: 'N1XX',
+      loopId: '2010AA',
+    });
+    const out = functionalAck(r.interchanges[0] as (typeof r.interchanges)[0], r.entries, '999', env);
+    expect(out).toContain('IK3*N1X*3*2010*2~');
+    expect(issuesOf(out, guide999)).toEqual([]);
+  });
+});

@@ -66,6 +66,17 @@ describe('Class: X12Reader', () => {
     const text = wrap(body).replace('GE*1*1', 'ST*850*0001~\nBEG*00*SA*1**20240101~\nSE*3*0001~\nGE*2*1');
     expect(read(text).codes).toEqual(['DUPLICATE_CONTROL_NUMBER']);
   });
+  it('accepts six-digit GS04 dates in groups before version 004010 only', () => {
+    expect(read(wrap(body).replace('*20240101*1200*1*X*005010', '*240101*1200*1*X*003010')).codes).toEqual([]);
+    expect(read(wrap(body).replace('*20240101*1200*1*X*005010', '*240101*1200*1*X*005010')).codes).toEqual(['INVALID_DATE']);
+  });
+  it('reports a GS06 used twice in one interchange', () => {
+    const text = wrap(body).replace(
+      'IEA*1*',
+      'GS*PO*SENDER*RECEIVER*20240101*1200*1*X*005010~\nST*850*0001~\nBEG*00*SA*1**20240101~\nSE*3*0001~\nGE*1*1~\nIEA*2*',
+    );
+    expect(read(text).codes).toEqual(['DUPLICATE_CONTROL_NUMBER']);
+  });
   it('reports segments outside a transaction set', () => {
     expect(read(wrap(body).replace('GE*1*1', 'REF*ZZ*1~\nGE*1*1')).codes).toEqual(['SEGMENT_OUTSIDE_ENVELOPE']);
   });

@@ -217,3 +217,40 @@ describe('Function: isaText', () => {
     expect(text).toHaveLength(105);
   });
 });
+
+describe('Function: generateInterchange (wrapping limits)', () => {
+  it('refuses wrap columns a reader could not recognise, and line-break terminators', async () => {
+    const { miniGuide: guide } = await import('../../helpers/mini-guide');
+    const base: GenerateInput = {
+      isa: {
+        senderQualifier: 'ZZ',
+        senderId: 'ME',
+        receiverQualifier: 'ZZ',
+        receiverId: 'YOU',
+        date: '240131',
+        time: '0915',
+        version: '00501',
+        controlNumber: 1,
+        acknowledgmentRequested: '0',
+        usage: 'T',
+      },
+      groups: [
+        {
+          gs: {
+            functionalIdentifierCode: 'PO',
+            applicationSenderCode: 'ME',
+            applicationReceiverCode: 'YOU',
+            date: '20240131',
+            time: '0915',
+            controlNumber: 1,
+            release: '005010',
+          },
+          transactions: [{ guide, json: transaction }],
+        },
+      ],
+    };
+    expect(generateInterchange({ ...base, wrapColumn: 120 }).ok).toBe(false);
+    expect(generateInterchange({ ...base, wrapColumn: 80, delimiters: { segment: '\n' } }).ok).toBe(false);
+    expect(generateInterchange({ ...base, wrapColumn: 80 }).ok).toBe(true);
+  });
+});

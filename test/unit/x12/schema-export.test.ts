@@ -147,7 +147,7 @@ describe('Function: guideJsonSchema', () => {
         items: { title: 'SLN04 Industry Code (1271)', type: 'string', minLength: 1, maxLength: 30 },
       });
       const ctt = summary.properties.transaction_totals_CTT_loop.properties.transaction_totals_CTT;
-      expect(ctt.properties.number_of_line_items_01.type).toBe('number');
+      expect(ctt.properties.number_of_line_items_01.type).toBe('integer');
     });
 
     it('never requires the computed SE segment or its elements', () => {
@@ -178,7 +178,7 @@ describe('Function: guideJsonSchema', () => {
       expect(n1Loop.maxItems).toBe(200);
       const ctt = schema.properties.summary.properties.transaction_totals_CTT_loop;
       expect(ctt.properties.transaction_totals_CTT.required).toEqual(['number_of_line_items_01']);
-      expect(ctt.properties.transaction_totals_CTT.properties.number_of_line_items_01.type).toBe('number');
+      expect(ctt.properties.transaction_totals_CTT.properties.number_of_line_items_01.type).toBe('integer');
       expect(ctt.properties.monetary_amount_AMT.properties.credit_debit_flag_code_03.enum).toEqual(['C', 'D']);
     });
   });

@@ -133,6 +133,11 @@ describe('Class: X12Tokenizer', () => {
       expect(run.segments.map((s) => s.line)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     });
 
+    it('counts lines when the segment terminator is a line feed', () => {
+      const run = tokenize([sample('*', '^', ':', '\n', '')]);
+      expect(run.segments.map((s) => [s.line, s.column])).toEqual([1, 2, 3, 4, 5, 6, 7, 8].map((l) => [l, 1]));
+    });
+
     it('gives identical results whatever the chunk boundaries', () => {
       const texts = [
         sample(),
