@@ -538,7 +538,7 @@ interface RenderedSet {
 function st02Of(t: TransactionInput, guide: CompiledGuide, fallback: string): string {
   const json = t.json as { heading?: Record<string, Record<string, unknown>> } | undefined;
   const st = guide.root.children[0];
-  if (!st || st.kind !== 'segment') return fallback;
+  if (st?.kind !== 'segment') return fallback;
   const key = st.elements[1]?.key;
   const v = key ? json?.heading?.[st.key]?.[key] : undefined;
   if (typeof v === 'number' && Number.isInteger(v) && v >= 0) return String(v).padStart(4, '0');

@@ -65,8 +65,6 @@ const IMS_HI_MISSING = 'file defect: HI composites split by element separators, 
 const IMS_HL = 'file defect: HL ids reused (a second HL*2 / HL*1) and/or HL*2*3 naming a parent 3 that does not exist';
 const GT_COLON = "file defect: composites use '>' while ISA16 (component separator) is ':'";
 const PER_BL = 'file defect: required 1000A PER*BL (payer technical contact) is missing';
-const IK303 =
-  'suspect engine bug: functionalAck writes HIPAA loop ids (2010AA, 1000A, ...) into IK303, which the 999 guide limits to 4 characters';
 const BPR16_SHIFT = 'file defect: BPR has one separator too few before the date, so the required BPR16 is empty (date sits in BPR15)';
 
 // biome-ignore format: one row per fixture file keeps the table readable

@@ -23,7 +23,7 @@ describe('Rule: syntax-notes', () => {
     const { checkNote } = await import('../../../../lambdas/x12/rules/syntax-notes');
     const { compileGuide } = await import('../../../../lambdas/x12/compiled-guide');
     const beg = compileGuide(miniGuide).root.children[1];
-    if (!beg || beg.kind !== 'segment') throw new Error('BEG expected');
+    if (beg?.kind !== 'segment') throw new Error('BEG expected');
     const values = (els: string[]) => ({ segment: beg, elements: ['BEG', ...els], componentSeparator: ':' });
     const e = { kind: 'E' as const, positions: [3, 4], text: 'E0304' };
     expect(checkNote(values(['00', 'SA', 'P', '', '20240101']), e)).toBeUndefined();
