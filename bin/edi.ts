@@ -20,7 +20,8 @@ import { type GenerateInput, generateInterchange } from '../lambdas/x12/generato
 import type { Guide } from '../lambdas/x12/guide';
 import { GuideRegistry } from '../lambdas/x12/guide-registry';
 import type { X12Issue } from '../lambdas/x12/issues';
-import { type EnvelopeValues, type ProcessSummary, type TransactionSetEntry, X12FileProcessor } from '../lambdas/x12/process';
+import { type ProcessSummary, type TransactionSetEntry, X12FileProcessor } from '../lambdas/x12/process';
+import { inputsFromTranslation, type TranslatedSet } from '../lambdas/x12/regenerate';
 import { guideJsonSchema } from '../lambdas/x12/schema-export';
 
 class UsageError extends Error {}
@@ -242,54 +243,16 @@ function lineBreakOf(v: string | undefined): string | undefined {
 }
 
 /** Rebuilds generator input from 'edi translate' output: one input per interchange. */
-function inputsFromTranslation(doc: { transactionSets?: unknown }): GenerateInput[] {
+function inputsFromTranslationDoc(doc: { transactionSets?: unknown }): GenerateInput[] {
   const sets = doc.transactionSets;
   if (!Array.isArray(sets) || sets.length === 0) throw new UsageError('the input has no transactionSets');
-  const inputs: GenerateInput[] = [];
-  let current: GenerateInput | undefined;
-  let currentIc = -1;
-  let currentGroup = -1;
-  sets.forEach((raw, i) => {
-    const entry = raw as { guideId?: string; envelope?: EnvelopeValues; transaction?: unknown };
-    if (!entry.envelope || !entry.guideId || !entry.transaction)
-      throw new UsageError(`transactionSets[${i}] needs guideId, envelope and transaction`);
-    const env = entry.envelope;
-    if (!current || env.interchangeIndex !== currentIc) {
-      const isa = env.isa;
-      current = {
-        isa: {
-          authorizationQualifier: isa.authorizationQualifier,
-          authorization: isa.authorization,
-          securityQualifier: isa.securityQualifier,
-          security: isa.security,
-          senderQualifier: isa.senderQualifier,
-          senderId: isa.senderId,
-          receiverQualifier: isa.receiverQualifier,
-          receiverId: isa.receiverId,
-          date: isa.date,
-          time: isa.time,
-          standardsId: isa.repetitionOrStandardsId,
-          version: isa.version,
-          controlNumber: isa.controlNumber,
-          acknowledgmentRequested: isa.acknowledgmentRequested,
-          usage: isa.usage,
-        },
-        groups: [],
-        delimiters: env.delimiters,
-        lineBreak: env.lineBreak,
-      };
-      if (env.wrapColumn) current.wrapColumn = env.wrapColumn;
-      inputs.push(current);
-      currentIc = env.interchangeIndex;
-      currentGroup = -1;
-    }
-    if (env.groupIndex !== currentGroup) {
-      current.groups.push({ gs: { ...env.gs }, transactions: [] });
-      currentGroup = env.groupIndex;
-    }
-    current.groups[current.groups.length - 1]?.transactions.push({ guide: guideById(entry.guideId), json: entry.transaction });
-  });
-  return inputs;
+  return inputsFromTranslation(
+    sets as TranslatedSet[],
+    (id) => registry.get(id),
+    (i, message) => {
+      throw new UsageError(`transactionSets[${i}] ${message}`);
+    },
+  );
 }
 
 async function cmdGenerate(args: string[]): Promise<number> {
@@ -338,7 +301,7 @@ async function cmdGenerate(args: string[]): Promise<number> {
   let inputs: GenerateInput[];
   const isTranslation = typeof doc === 'object' && doc !== null && 'transactionSets' in doc;
   if (isTranslation && !values.guide) {
-    inputs = inputsFromTranslation(doc as { transactionSets: unknown });
+    inputs = inputsFromTranslationDoc(doc as { transactionSets: unknown });
   } else {
     if (!values.guide) throw new UsageError('--guide is required for Guide JSON input');
     const guide = guideById(values.guide);

@@ -184,6 +184,25 @@ function hhmm(d: Date): string {
   return d.toISOString().slice(11, 16).replace(':', '');
 }
 
+/** The acknowledgment's ISA: sender and receiver of the original swapped, unless given. */
+function ackIsa(isa: string[], version: string, env: AckEnvelope, d: Delimiters): string {
+  return isaText(
+    {
+      senderQualifier: env.senderQualifier ?? isa[7] ?? 'ZZ',
+      senderId: env.senderId ?? (isa[8] ?? '').trim(),
+      receiverQualifier: env.receiverQualifier ?? isa[5] ?? 'ZZ',
+      receiverId: env.receiverId ?? (isa[6] ?? '').trim(),
+      date: yymmdd(env.now),
+      time: hhmm(env.now),
+      version,
+      controlNumber: env.interchangeControlNumber,
+      acknowledgmentRequested: '0',
+      usage: env.usage ?? isa[15] ?? 'P',
+    },
+    d,
+  );
+}
+
 class Writer {
   readonly parts: string[] = [];
   count = 0;
@@ -221,25 +240,7 @@ export function functionalAck(
   const isa = interchange.isa.elements;
   const w = new Writer(d, lb);
   const version = type === '999' ? '00501' : (isa[12] ?? '00501') >= '00501' ? '00501' : (isa[12] ?? '00401');
-  w.parts.push(
-    isaText(
-      {
-        senderQualifier: env.senderQualifier ?? isa[7] ?? 'ZZ',
-        senderId: env.senderId ?? (isa[8] ?? '').trim(),
-        receiverQualifier: env.receiverQualifier ?? isa[5] ?? 'ZZ',
-        receiverId: env.receiverId ?? (isa[6] ?? '').trim(),
-        date: yymmdd(env.now),
-        time: hhmm(env.now),
-        version,
-        controlNumber: env.interchangeControlNumber,
-        acknowledgmentRequested: '0',
-        usage: env.usage ?? isa[15] ?? 'P',
-      },
-      d,
-    ) +
-      d.segment +
-      lb,
-  );
+  w.parts.push(ackIsa(isa, version, env, d) + d.segment + lb);
   const groups = interchange.groups;
   const first = groups[0];
   const release = type === '999' ? '005010X231A1' : version >= '00501' ? '005010' : '004010';
@@ -336,25 +337,7 @@ export function ta1Ack(interchange: InterchangeReport, env: AckEnvelope): string
   const isa = interchange.isa.elements;
   const w = new Writer(d, lb);
   const version = isa[12] && /^[0-9]{5}$/.test(isa[12]) ? isa[12] : '00501';
-  w.parts.push(
-    isaText(
-      {
-        senderQualifier: env.senderQualifier ?? isa[7] ?? 'ZZ',
-        senderId: env.senderId ?? (isa[8] ?? '').trim(),
-        receiverQualifier: env.receiverQualifier ?? isa[5] ?? 'ZZ',
-        receiverId: env.receiverId ?? (isa[6] ?? '').trim(),
-        date: yymmdd(env.now),
-        time: hhmm(env.now),
-        version,
-        controlNumber: env.interchangeControlNumber,
-        acknowledgmentRequested: '0',
-        usage: env.usage ?? isa[15] ?? 'P',
-      },
-      d,
-    ) +
-      d.segment +
-      lb,
-  );
+  w.parts.push(ackIsa(isa, version, env, d) + d.segment + lb);
   const status = interchangeStatus(interchange);
   w.seg('TA1', isa[13], isa[9], isa[10], status.code, status.note);
   w.seg('IEA', '0', String(env.interchangeControlNumber).padStart(9, '0'));

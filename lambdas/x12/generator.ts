@@ -84,6 +84,24 @@ function keyIndex(list: ReadonlyArray<{ key: string }>): Map<string, number> {
   return m;
 }
 
+/** Guide positions of the keys an object holds, in guide order; and whether it holds others. */
+function presentIndices(obj: Record<string, Json>, map: Map<string, number>): { order: number[]; unknown: boolean } {
+  const order: number[] = [];
+  let sorted = true;
+  let unknown = false;
+  for (const key in obj) {
+    const i = map.get(key);
+    if (i === undefined) {
+      unknown = true;
+      continue;
+    }
+    if (order.length > 0 && i < (order[order.length - 1] as number)) sorted = false;
+    order.push(i);
+  }
+  if (!sorted) order.sort((a, b) => a - b);
+  return { order, unknown };
+}
+
 class Renderer {
   /** The rendered text in pieces (joined once by the caller). */
   readonly pieces: string[] = [];
@@ -141,19 +159,7 @@ class Renderer {
   private nodes(nodes: CompiledNode[], obj: Record<string, Json>, path: string): void {
     // iterate the keys present (few) rather than every node of the guide (many)
     const map = keyIndex(nodes);
-    const order: number[] = [];
-    let sorted = true;
-    let unknown = false;
-    for (const key in obj) {
-      const i = map.get(key);
-      if (i === undefined) {
-        unknown = true;
-        continue;
-      }
-      if (order.length > 0 && i < (order[order.length - 1] as number)) sorted = false;
-      order.push(i);
-    }
-    if (!sorted) order.sort((a, b) => a - b);
+    const { order, unknown } = presentIndices(obj, map);
     for (let n = 0; n < order.length; n++) {
       const node = nodes[order[n] as number] as CompiledNode;
       const value = obj[node.key];
@@ -198,23 +204,11 @@ class Renderer {
     const isSt = node.id === 'ST' && node.section === 'heading';
     const defs = node.elements;
     const map = keyIndex(defs);
-    const order: number[] = [];
-    let sorted = true;
-    let unknown = false;
-    for (const key in obj) {
-      const i = map.get(key);
-      if (i === undefined) {
-        unknown = true;
-        continue;
-      }
-      if (order.length > 0 && i < (order[order.length - 1] as number)) sorted = false;
-      order.push(i);
-    }
+    const { order, unknown } = presentIndices(obj, map);
     if (isSt && !order.includes(1)) {
       order.push(1); // ST02 is always written
-      sorted = false;
+      order.sort((a, b) => a - b);
     }
-    if (!sorted) order.sort((a, b) => a - b);
     const pieces = this.pieces;
     pieces.push(node.id);
     let last = 0;

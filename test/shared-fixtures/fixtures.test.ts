@@ -13,6 +13,7 @@ import { functionalAck, ta1Ack } from '../../lambdas/x12/ack';
 import { type GenerateInput, generateInterchange } from '../../lambdas/x12/generator';
 import { GuideRegistry } from '../../lambdas/x12/guide-registry';
 import { type EnvelopeValues, type ProcessSummary, processX12, type TransactionSetEntry } from '../../lambdas/x12/process';
+import { inputsFromTranslation } from '../../lambdas/x12/regenerate';
 import { type SegmentToken, X12Tokenizer } from '../../lambdas/x12/tokenizer';
 import { FIXTURES, type FixtureRow, isDeliberatelyBroken } from './fixture-table';
 
@@ -64,55 +65,19 @@ function guidesOf(row: FixtureRow): (string | null)[] {
   return Array.isArray(row.guide) ? row.guide : Array.from({ length: row.sets }, () => row.guide as string | null);
 }
 
-/** Rebuilds generator input from translate output, as `edi generate` does (bin/edi.ts inputsFromTranslation). */
-function inputsFromTranslation(entries: readonly TransactionSetEntry[]): GenerateInput[] {
+/** Rebuilds generator input from translate output, as `edi generate` does. */
+function inputsFromJson(entries: readonly TransactionSetEntry[]): GenerateInput[] {
   // what `edi translate` prints: JSON, so the generator sees exactly what a user would feed back
   const doc = JSON.parse(
     JSON.stringify({ transactionSets: entries.map((e) => ({ guideId: e.guideId, envelope: e.envelope, transaction: e.transaction })) }),
   ) as { transactionSets: Array<{ guideId: string; envelope: EnvelopeValues; transaction: unknown }> };
-  const inputs: GenerateInput[] = [];
-  let current: GenerateInput | undefined;
-  let currentIc = -1;
-  let currentGroup = -1;
-  for (const entry of doc.transactionSets) {
-    const env = entry.envelope;
-    if (!current || env.interchangeIndex !== currentIc) {
-      const isa = env.isa;
-      current = {
-        isa: {
-          authorizationQualifier: isa.authorizationQualifier,
-          authorization: isa.authorization,
-          securityQualifier: isa.securityQualifier,
-          security: isa.security,
-          senderQualifier: isa.senderQualifier,
-          senderId: isa.senderId,
-          receiverQualifier: isa.receiverQualifier,
-          receiverId: isa.receiverId,
-          date: isa.date,
-          time: isa.time,
-          standardsId: isa.repetitionOrStandardsId,
-          version: isa.version,
-          controlNumber: isa.controlNumber,
-          acknowledgmentRequested: isa.acknowledgmentRequested,
-          usage: isa.usage,
-        },
-        groups: [],
-        delimiters: env.delimiters,
-        lineBreak: env.lineBreak,
-      };
-      if (env.wrapColumn) current.wrapColumn = env.wrapColumn;
-      inputs.push(current);
-      currentIc = env.interchangeIndex;
-      currentGroup = -1;
-    }
-    if (env.groupIndex !== currentGroup) {
-      current.groups.push({ gs: { ...env.gs }, transactions: [] });
-      currentGroup = env.groupIndex;
-    }
-    const guide = registry.get(entry.guideId);
-    if (!guide) throw new Error(`unknown guide ${entry.guideId}`);
-    current.groups[current.groups.length - 1]?.transactions.push({ guide, json: entry.transaction });
-  }
+  const inputs = inputsFromTranslation(
+    doc.transactionSets,
+    (id) => registry.get(id),
+    (i, message) => {
+      throw new Error(`transactionSets[${i}] ${message}`);
+    },
+  );
   return inputs;
 }
 
@@ -226,7 +191,7 @@ describe('Shared fixtures: translation', () => {
 describe('Shared fixtures: translate -> generate round trip of issue-free files', () => {
   it.each(roundTripRows)('$file ($roundTrip)', (row) => {
     const { data, result } = load(row.file);
-    const inputs = inputsFromTranslation(result.entries);
+    const inputs = inputsFromJson(result.entries);
     expect(inputs.length).toBe(row.interchanges);
     const outputs = inputs.map((i) => generateInterchange(i));
     expect(outputs.flatMap((o) => o.issues)).toEqual([]);
