@@ -17,8 +17,13 @@ import { type CompiledElement, type CompiledGuide, type CompiledNode, type Compi
 import { ISA_WIDTHS } from './envelope';
 import type { Guide } from './guide';
 import { issue, type X12Issue } from './issues';
-import type { Delimiters, SegmentToken } from './tokenizer';
-import { type TranslationResult, translateSegments } from './translator';
+import { codeValue } from './rules/code-value';
+import { elementLength } from './rules/element-length';
+import { elementNotUsed } from './rules/element-not-used';
+import { describeFinding } from './rules/report';
+import { checkSegment, segmentNeedsRules } from './rules/segment-check';
+import type { Finding } from './rules/types';
+import type { Delimiters } from './tokenizer';
 import { formatValue, isNumericType } from './values';
 
 export interface RenderOptions {
@@ -71,6 +76,22 @@ function sectionsOf(guide: CompiledGuide): Record<'heading' | 'detail' | 'summar
     sectionCache.set(guide, s);
   }
   return s;
+}
+
+const requiredLists = new WeakMap<readonly CompiledNode[], CompiledNode[]>();
+/** The nodes of a list that must be present: min > 0 and used; not a loop's first segment, not SE. */
+function requiredOf(nodes: readonly CompiledNode[]): CompiledNode[] {
+  let r = requiredLists.get(nodes);
+  if (!r) {
+    const first = nodes[0];
+    const loopBody = first?.kind === 'segment' && first.loopId !== undefined;
+    r = nodes.filter(
+      (n, i) =>
+        n.min > 0 && n.usage !== 'N' && !(loopBody && i === 0) && !(n.kind === 'segment' && n.id === 'SE' && n.section === 'summary'),
+    );
+    requiredLists.set(nodes, r);
+  }
+  return r;
 }
 
 const keyIndexes = new WeakMap<ReadonlyArray<{ key: string }>, Map<string, number>>();
@@ -126,6 +147,7 @@ class Renderer {
     d: Delimiters,
     private readonly st02: string,
     lineBreak: string,
+    private readonly validate: boolean,
   ) {
     this.term = d.segment + lineBreak;
     this.set = options.characterSet;
@@ -164,6 +186,7 @@ class Renderer {
       const node = nodes[order[n] as number] as CompiledNode;
       const value = obj[node.key];
       if (value === null || value === undefined) continue;
+      if (this.validate) this.structure(node, value, path);
       if (Array.isArray(value)) {
         if (node.max === 1)
           this.problem('INVALID_JSON_VALUE', 'must be an object, not an array (it may occur once)', `${path}.${node.key}`);
@@ -177,6 +200,58 @@ class Renderer {
       for (const key of Object.keys(obj)) {
         if (!map.has(key)) this.problem('UNKNOWN_KEY', `unknown key "${key}"`, `${path}.${key}`);
       }
+    }
+    if (this.validate) {
+      // required segments and loops the object lacks (a loop's first segment is checked by item())
+      for (const node of requiredOf(nodes)) {
+        if (obj[node.key] !== undefined && obj[node.key] !== null) continue;
+        const where = `${path}.${node.key}`;
+        if (node.kind === 'segment') {
+          this.problem('REQUIRED_SEGMENT_MISSING', `required segment ${node.id} (${node.name}) is missing`, where, {
+            segmentId: node.id,
+            loopId: node.loopId,
+          });
+        } else {
+          this.problem('REQUIRED_LOOP_MISSING', `required loop ${node.id} (${node.name}) is missing`, where, {
+            segmentId: node.trigger.id,
+            loopId: node.id,
+          });
+        }
+      }
+    }
+  }
+
+  /** Use counts and "not used" against the guide. */
+  private structure(node: CompiledNode, value: Json, path: string): void {
+    const count = Array.isArray(value) ? value.length : 1;
+    if (node.usage !== 'N' && count <= node.max && (count >= node.min || count === 0)) return;
+    const where = `${path}.${node.key}`;
+    const segmentId = node.kind === 'segment' ? node.id : node.trigger.id;
+    if (node.usage === 'N') {
+      this.problem(
+        'SEGMENT_NOT_USED',
+        `${node.kind === 'segment' ? 'segment' : 'loop'} ${node.id} (${node.name}) is marked not used by the guide`,
+        where,
+        { segmentId },
+      );
+    }
+    if (count > node.max) {
+      if (node.kind === 'segment') {
+        this.problem('SEGMENT_EXCEEDS_MAX_USE', `${node.id} (${node.name}) is used ${count} times; the maximum is ${node.max}`, where, {
+          segmentId,
+          loopId: node.loopId,
+        });
+      } else {
+        this.problem(
+          'LOOP_EXCEEDS_MAX_REPEAT',
+          `loop ${node.id} (${node.name}) repeats ${count} times; the maximum is ${node.max}`,
+          where,
+          { segmentId, loopId: node.id },
+        );
+      }
+    } else if (count > 0 && count < node.min) {
+      const code = node.kind === 'segment' ? 'REQUIRED_SEGMENT_MISSING' : 'REQUIRED_LOOP_MISSING';
+      this.problem(code, `${node.id} (${node.name}) occurs ${count} times; the minimum is ${node.min}`, where, { segmentId });
     }
   }
 
@@ -212,6 +287,8 @@ class Renderer {
     const pieces = this.pieces;
     pieces.push(node.id);
     let last = 0;
+    const els = this.validate ? [node.id] : undefined;
+    let mask = 0;
     for (let n = 0; n < order.length; n++) {
       const i = order[n] as number;
       const def = defs[i] as CompiledElement;
@@ -233,10 +310,19 @@ class Renderer {
       if (out === '') continue;
       // the separators of skipped (empty) elements, then the value; trailing empties never written
       pieces.push(this.separators(i + 1 - last), out);
+      if (els) {
+        while (els.length < i + 1) els.push('');
+        els.push(out);
+        mask |= 1 << (i + 1);
+      }
       last = i + 1;
     }
     pieces.push(this.term);
     this.count++;
+    if (els && segmentNeedsRules(node, els.length - 1, mask)) {
+      const findings = checkSegment(node, els, this.cs, mask);
+      for (const f of findings) this.finding(f, node, f.element ? defs[f.element - 1] : undefined, this.path(parentPath, node, index));
+    }
     if (unknown) {
       for (const key of Object.keys(obj)) {
         if (!map.has(key))
@@ -376,7 +462,26 @@ class Renderer {
     if (CANDIDATE_CHARS.test(text)) {
       for (const ch of text) if (CANDIDATE_CHARS.test(ch)) this.used.add(ch);
     }
+    if (this.validate) {
+      // the value rules of the translator, on the text as written (its type is already right)
+      const f =
+        def.usage === 'N'
+          ? elementNotUsed.check(def, text)
+          : (elementLength.check(def, text) ?? (def.codes ? codeValue.check(def, text) : undefined));
+      if (f) {
+        f.element = parent.position;
+        if (parent !== def) f.component = def.position;
+        if (repetition >= 0 && parent.repeat > 1) f.repetition = repetition + 1;
+        this.finding(f, node, parent, this.path(parentPath, node, index));
+      }
+    }
     return text;
+  }
+
+  private finding(f: Finding, node: CompiledSegment, def: CompiledElement | undefined, segmentPath: string): void {
+    const d = describeFinding(f, node, def);
+    const path = segmentPath + d.pathSuffix;
+    this.issues.push(issue(f.code, `${path}: ${d.message}`, { ...d.at, segmentId: node.id, path }));
   }
 }
 
@@ -389,9 +494,10 @@ export function renderTransaction(
   st02 = '0001',
   reserved: readonly string[] = [],
   lineBreak = '',
+  validate = true,
 ): RenderResult {
   const compiled = 'root' in guide ? guide : compileGuide(guide);
-  const r = new Renderer(compiled, options, reserved, delimiters, st02, lineBreak);
+  const r = new Renderer(compiled, options, reserved, delimiters, st02, lineBreak, validate);
   r.render(json);
   return { text: r.pieces.join(''), segmentCount: r.count, issues: r.issues, used: r.used };
 }
@@ -479,7 +585,7 @@ export interface GenerateInput extends InterchangeEnvelope {
   wrapColumn?: number;
   characterSet?: CharacterSet;
   repairOptions?: RepairOptions;
-  /** Validate each transaction against its guide (default true). */
+  /** Validate each transaction against its guide while writing it (default true). */
   validate?: boolean;
 }
 
@@ -489,8 +595,6 @@ export interface GenerateResult {
   edi: string;
   delimiters: Delimiters;
   issues: X12Issue[];
-  /** Per transaction: group index, transaction index, and the validation result. */
-  validations: Array<{ group: number; transaction: number; result: TranslationResult }>;
 }
 
 function padRight(v: string, n: number): string {
@@ -556,7 +660,7 @@ export function generateInterchange(input: GenerateInput): GenerateResult {
       group.transactions.map((t, ti): RenderedSet => {
         const guide = 'root' in t.guide ? t.guide : compileGuide(t.guide);
         const st02 = st02Of(t, guide, String(ti + 1).padStart(4, '0'));
-        const result = renderTransaction(guide, t.json, opts, d, st02, reserved, lineBreakFor(d));
+        const result = renderTransaction(guide, t.json, opts, d, st02, reserved, lineBreakFor(d), input.validate !== false);
         for (const ch of result.used) used.add(ch);
         const prefix = input.groups.length > 1 || group.transactions.length > 1 ? `transactionGroups[${gi}].transactions[${ti}].` : '';
         return { guide, result, st02, prefix };
@@ -595,10 +699,8 @@ export function generateInterchange(input: GenerateInput): GenerateResult {
   const d = delimiters;
   // a line break after a terminator that is itself a line break would add empty segments
   const lb = lineBreakFor(d);
-  const validate = input.validate !== false && conflicts.length === 0;
   const term = d.segment + lb;
   const parts: string[] = [isaText(input.isa, d) + term];
-  const validations: GenerateResult['validations'] = [];
   pass.groups.forEach((sets, gi) => {
     const gs = (input.groups[gi] as GenerateInput['groups'][number]).gs;
     const gsElements = [
@@ -616,33 +718,6 @@ export function generateInterchange(input: GenerateInput): GenerateResult {
     sets.forEach((s, ti) => {
       const se = `SE${d.element}${s.result.segmentCount + 1}${d.element}${s.st02}${term}`;
       parts.push(s.result.text, se);
-      if (!validate) return;
-      // read the set back segment by segment (the text holds no delimiter inside values)
-      const body = s.result.text + se;
-      const tokens: SegmentToken[] = [];
-      let pos = 0;
-      while (pos < body.length) {
-        const end = body.indexOf(term, pos);
-        const elements = body.slice(pos, end).split(d.element);
-        tokens.push({ id: elements[0] as string, elements, offset: 0, end: 0, line: 0, column: 0, index: tokens.length });
-        pos = end + term.length;
-      }
-      const result = translateSegments(s.guide, tokens, { delimiters: d, build: false });
-      const renderPaths = new Set(s.result.issues.map((i) => i.path));
-      for (const i of result.issues) {
-        // a value the renderer already reported is not reported again by the validator
-        if (i.path && renderPaths.has(s.prefix + i.path)) continue;
-        // positions in the generated text mean nothing to the caller: the JSON path does
-        delete i.offset;
-        delete i.line;
-        delete i.column;
-        if (i.path) {
-          i.path = s.prefix + i.path;
-          i.message = `${i.path}: ${i.message}`;
-        }
-        issues.push(i);
-      }
-      validations.push({ group: gi, transaction: ti, result });
     });
     parts.push(['GE', String(sets.length), String(gs.controlNumber)].join(d.element) + term);
   });
@@ -657,7 +732,7 @@ export function generateInterchange(input: GenerateInput): GenerateResult {
       edi = wrap(edi.replace(/\r?\n/g, ''), input.wrapColumn, lb || '\n');
     }
   }
-  return { ok: issues.length === 0, edi, delimiters: d, issues, validations };
+  return { ok: issues.length === 0, edi, delimiters: d, issues };
 }
 
 function wrap(text: string, column: number, lineBreak: string): string {

@@ -14,7 +14,6 @@ import {
   type CompiledNode,
   type CompiledSegment,
   compileGuide,
-  masksOk,
   matchesDiscriminator,
 } from './compiled-guide';
 import type { Guide } from './guide';
@@ -23,10 +22,8 @@ import { codeValue } from './rules/code-value';
 import { elementLength } from './rules/element-length';
 import { elementNotUsed } from './rules/element-not-used';
 import { elementType } from './rules/element-type';
-import { requiredElements } from './rules/required-elements';
-import { situationalRules } from './rules/situational-rules';
-import { syntaxNotes } from './rules/syntax-notes';
-import { tooManyElements } from './rules/too-many-elements';
+import { describeFinding } from './rules/report';
+import { checkSegment, segmentNeedsRules } from './rules/segment-check';
 import type { Finding } from './rules/types';
 import { type Delimiters, HAS_COMPONENTS, HAS_REPETITIONS, type SegmentToken } from './tokenizer';
 import { type ElementValue, toJsonValue } from './values';
@@ -417,17 +414,12 @@ class Translation {
       }
     }
     // segment rules, each from its own call site (see rules/index.ts for the list)
-    // the presence masks settle the common case; the rules run (and report) only when needed
-    const fine = node.masks !== undefined && node.composites.length === 0 && masksOk(node.masks, mask);
-    if (fine && els.length - 1 <= defs.length && node.rules.length === 0) return out;
-    const values = { segment: node, elements: els, componentSeparator: this.cs };
-    try {
-      if (els.length - 1 > defs.length) this.findings(tooManyElements.check(values), node);
-      if (!fine && (node.required.length > 0 || node.composites.length > 0)) this.findings(requiredElements.check(values), node);
-      if (!fine && (node.syntax.length > 0 || node.composites.length > 0)) this.findings(syntaxNotes.check(values), node);
-      if (node.rules.length > 0) this.findings(situationalRules.check(values), node);
-    } catch (e) {
-      this.finding({ code: 'UNEXPECTED_SEGMENT', message: `a validation rule failed: ${(e as Error).message}` }, node, undefined);
+    if (segmentNeedsRules(node, els.length - 1, mask)) {
+      const findings = checkSegment(node, els, this.cs, mask);
+      for (let i = 0; i < findings.length; i++) {
+        const f = findings[i] as Finding;
+        this.finding(f, node, f.element ? defs[f.element - 1] : undefined);
+      }
     }
     return out;
   }
@@ -488,13 +480,6 @@ class Translation {
     return this.simpleValue(node, def, def, raw, position, 0, repetition);
   }
 
-  private findings(list: Finding[], node: CompiledSegment): void {
-    for (let i = 0; i < list.length; i++) {
-      const f = list[i] as Finding;
-      this.finding(f, node, f.element ? node.elements[f.element - 1] : undefined);
-    }
-  }
-
   /**
    * Converts and checks one value: not used, type (from the conversion itself), length, code
    * list; one finding at most, the first that applies.
@@ -526,31 +511,8 @@ class Translation {
 
   /** Reports a rule finding; `def` is the element (not the component) it concerns. */
   private finding(f: Finding, node: CompiledSegment, def: CompiledElement | undefined): void {
-    const comp = f.component && def?.components ? def.components[f.component - 1] : undefined;
-    const label = f.element
-      ? `${node.id}${String(f.element).padStart(2, '0')}${f.component ? `-${String(f.component).padStart(2, '0')}` : ''}`
-      : node.id;
-    const name = comp ? ` (${comp.name})` : def ? ` (${def.name})` : '';
-    const message =
-      f.code === 'MANDATORY_ELEMENT_MISSING' ||
-      f.code === 'TOO_MANY_ELEMENTS' ||
-      f.code.startsWith('CONDITIONAL') ||
-      f.code.startsWith('EXCLUSION') ||
-      f.code.startsWith('SITUATIONAL')
-        ? f.message
-        : `${label}${name} ${f.message}`;
-    let path = this.segmentPath();
-    if (def) {
-      path += `.${def.key}`;
-      if (f.repetition && def.repeat > 1) path += `[${f.repetition - 1}]`;
-      if (comp) path += `.${comp.key}`;
-    }
-    const extra: Partial<X12Issue> = { loopId: node.loopId, path };
-    if (f.element) extra.element = f.element;
-    if (f.component) extra.component = f.component;
-    if (f.repetition) extra.repetition = f.repetition;
-    if (def) extra.elementRef = comp ? comp.ref : def.ref;
-    this.report(f.code, message, extra);
+    const d = describeFinding(f, node, def);
+    this.report(f.code, d.message, { ...d.at, path: this.segmentPath() + d.pathSuffix });
   }
 
   finish(): GuideJson {
