@@ -715,7 +715,7 @@ export function generateInterchange(input: GenerateInput): GenerateResult {
       gs.release,
     ];
     parts.push(gsElements.join(d.element) + term);
-    sets.forEach((s, ti) => {
+    sets.forEach((s) => {
       const se = `SE${d.element}${s.result.segmentCount + 1}${d.element}${s.st02}${term}`;
       parts.push(s.result.text, se);
     });
