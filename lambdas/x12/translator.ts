@@ -101,6 +101,8 @@ class Translation {
   private pathLoop: Frame | undefined;
   private readonly pools = new Map<CompiledLoop, number[][]>();
   private readonly build: boolean;
+  /** False when a composite of the current segment may break a rule (see elementValue). */
+  private compositesFine = true;
 
   constructor(
     private readonly guide: CompiledGuide,
@@ -379,6 +381,7 @@ class Translation {
     const n = Math.min(els.length - 1, defs.length);
     const rs = this.rs;
     const flags = seg.flags ?? HAS_COMPONENTS | HAS_REPETITIONS;
+    this.compositesFine = true;
     let mask = 0;
     for (let i = 1; i <= n; i++) {
       const raw = els[i] as string;
@@ -414,7 +417,7 @@ class Translation {
       }
     }
     // segment rules, each from its own call site (see rules/index.ts for the list)
-    if (segmentNeedsRules(node, els.length - 1, mask)) {
+    if (segmentNeedsRules(node, els.length - 1, mask, this.compositesFine)) {
       const findings = checkSegment(node, els, this.cs, mask);
       for (let i = 0; i < findings.length; i++) {
         const f = findings[i] as Finding;
@@ -475,6 +478,17 @@ class Translation {
         const comp = comps[c] as CompiledElement;
         obj[comp.key] = this.simpleValue(node, def, comp, part, position, c + 1, repetition);
       }
+      // the segment rules need to look at this composite only if a required component is missing
+      // or the composite has syntax notes
+      if (def.syntax.length > 0) this.compositesFine = false;
+      else {
+        for (let c = 0; c < comps.length; c++) {
+          if ((comps[c] as CompiledElement).usage === 'R' && (parts[c] === undefined || parts[c] === '')) {
+            this.compositesFine = false;
+            break;
+          }
+        }
+      }
       return obj;
     }
     return this.simpleValue(node, def, def, raw, position, 0, repetition);
@@ -493,13 +507,24 @@ class Translation {
     component: number,
     repetition: number,
   ): ElementValue {
-    const v = toJsonValue(def, raw);
-    const f =
-      def.usage === 'N'
-        ? elementNotUsed.check(def, raw)
-        : v === undefined
+    let v: ElementValue | undefined;
+    let f: Finding | undefined;
+    if (def.usage === 'N') {
+      v = toJsonValue(def, raw);
+      f = elementNotUsed.check(def, raw);
+    } else if (def.type === 'AN' || def.type === 'ID') {
+      // text: the rules run only when a cheap look says they may have something to report
+      v = raw;
+      const n = raw.length;
+      if (n < def.min || n > def.max) f = elementLength.check(def, raw);
+      if (!f && def.codes !== undefined && !def.codes.has(raw)) f = codeValue.check(def, raw);
+    } else {
+      v = toJsonValue(def, raw);
+      f =
+        v === undefined
           ? elementType.check(def, raw)
           : (elementLength.check(def, raw) ?? (def.codes ? codeValue.check(def, raw) : undefined));
+    }
     if (f) {
       f.element = element;
       if (component) f.component = component;

@@ -21,13 +21,17 @@ export function checkSegment(node: CompiledSegment, elements: string[], componen
   return slowPath(node, { segment: node, elements, componentSeparator }, tooMany, fine);
 }
 
-/** Whether checkSegment could report anything: callers on hot paths test this first. */
-export function segmentNeedsRules(node: CompiledSegment, elementCount: number, mask: number): boolean {
+/**
+ * Whether checkSegment could report anything: callers on hot paths test this first.
+ * `compositesFine`: the caller saw every composite of the segment, and none lacks a required
+ * component or has syntax notes of its own.
+ */
+export function segmentNeedsRules(node: CompiledSegment, elementCount: number, mask: number, compositesFine = false): boolean {
   return (
     elementCount > node.elements.length ||
     node.rules.length > 0 ||
     node.masks === undefined ||
-    node.composites.length > 0 ||
+    (node.composites.length > 0 && !compositesFine) ||
     !masksOk(node.masks, mask)
   );
 }
