@@ -103,6 +103,8 @@ class Translation {
   private readonly build: boolean;
   /** False when a composite of the current segment may break a rule (see elementValue). */
   private compositesFine = true;
+  private foundDepth = 0;
+  private foundChild = 0;
 
   constructor(
     private readonly guide: CompiledGuide,
@@ -145,12 +147,12 @@ class Translation {
   segment(seg: SegmentToken): void {
     this.seg = seg;
     this.segIndex++;
-    const found = this.find(seg);
-    if (!found) {
+    if (!this.find(seg)) {
       this.unplaced(seg);
       return;
     }
-    const { depth, child } = found;
+    const depth = this.foundDepth;
+    const child = this.foundChild;
     // leave inner loops
     while (this.stack.length - 1 > depth) this.pop();
     const frame = this.stack[depth] as Frame;
@@ -323,24 +325,31 @@ class Translation {
   }
 
   /** Finds where a segment goes: the frame depth and the child index. */
-  private find(seg: SegmentToken): { depth: number; child: number } | undefined {
+  /** Finds where a segment goes; sets foundDepth and foundChild. */
+  private find(seg: SegmentToken): boolean {
     const id = seg.id;
     const els = seg.elements;
+    const stack = this.stack;
     for (let level = MATCH_STRICT; level <= MATCH_ID; level++) {
-      for (let depth = this.stack.length - 1; depth >= 0; depth--) {
-        const frame = this.stack[depth] as Frame;
+      for (let depth = stack.length - 1; depth >= 0; depth--) {
+        const frame = stack[depth] as Frame;
         const candidates = frame.index.get(id);
-        if (!candidates) continue;
-        for (const c of candidates) {
+        if (candidates === undefined) continue;
+        for (let k = 0; k < candidates.length; k++) {
+          const c = candidates[k] as number;
           if (c < frame.pos) continue;
           const node = frame.children[c] as CompiledNode;
           // a segment already used up fits again only as a last resort (reported as exceeding its max use)
           if (c === frame.pos && node.kind === 'segment' && level !== MATCH_ID && (frame.counts[c] ?? 0) >= node.max) continue;
-          if (matchLevel(node, els, this.cs, level)) return { depth, child: c };
+          if (matchLevel(node, els, this.cs, level)) {
+            this.foundDepth = depth;
+            this.foundChild = c;
+            return true;
+          }
         }
       }
     }
-    return undefined;
+    return false;
   }
 
   private unplaced(seg: SegmentToken): void {
@@ -458,7 +467,7 @@ class Translation {
   private elementValue(node: CompiledSegment, def: CompiledElement, raw: string, position: number, repetition: number): GuideJsonValue {
     const comps = def.components;
     if (comps) {
-      const parts = raw.split(this.cs);
+      const parts = splitOn(raw, this.cs);
       const obj: GuideJsonObject = {};
       if (parts.length > comps.length) {
         this.finding(
@@ -550,6 +559,21 @@ class Translation {
       this.checkMissing(root, i);
     }
     return this.sections;
+  }
+}
+
+/** Splits on a separator with indexOf (faster than String.prototype.split on short values). */
+function splitOn(text: string, separator: string): string[] {
+  const out: string[] = [];
+  let start = 0;
+  for (;;) {
+    const q = text.indexOf(separator, start);
+    if (q < 0) {
+      out.push(start === 0 ? text : text.slice(start));
+      return out;
+    }
+    out.push(text.slice(start, q));
+    start = q + separator.length;
   }
 }
 
