@@ -94,6 +94,17 @@ function requiredOf(nodes: readonly CompiledNode[]): CompiledNode[] {
   return r;
 }
 
+const requiredCounts = new WeakMap<CompiledElement, number>();
+/** Number of required components of a composite (cached). */
+function requiredComponents(def: CompiledElement): number {
+  let n = requiredCounts.get(def);
+  if (n === undefined) {
+    n = (def.components ?? []).filter((c) => c.usage === 'R').length;
+    requiredCounts.set(def, n);
+  }
+  return n;
+}
+
 const keyIndexes = new WeakMap<ReadonlyArray<{ key: string }>, Map<string, number>>();
 /** Guide JSON key -> index in a list of nodes or elements (cached per list). */
 function keyIndex(list: ReadonlyArray<{ key: string }>): Map<string, number> {
@@ -130,6 +141,8 @@ class Renderer {
   count = 0;
 
   private readonly seps: string[] = [];
+  /** False when a composite of the current segment may break a segment rule. */
+  private compositesFine = true;
   private readonly term: string;
   readonly issues: X12Issue[] = [];
   readonly used = new Set<string>();
@@ -289,6 +302,7 @@ class Renderer {
     let last = 0;
     const els = this.validate ? [node.id] : undefined;
     let mask = 0;
+    this.compositesFine = true;
     for (let n = 0; n < order.length; n++) {
       const i = order[n] as number;
       const def = defs[i] as CompiledElement;
@@ -319,7 +333,7 @@ class Renderer {
     }
     pieces.push(this.term);
     this.count++;
-    if (els && segmentNeedsRules(node, els.length - 1, mask)) {
+    if (els && segmentNeedsRules(node, els.length - 1, mask, this.compositesFine)) {
       const findings = checkSegment(node, els, this.cs, mask);
       for (const f of findings) this.finding(f, node, f.element ? defs[f.element - 1] : undefined, this.path(parentPath, node, index));
     }
@@ -357,30 +371,39 @@ class Renderer {
       );
       return '';
     }
-    let out = '';
-    let pending = '';
-    let matched = 0;
     const comps = def.components;
-    for (let c = 0; c < comps.length; c++) {
+    const map = keyIndex(comps);
+    const { order, unknown } = presentIndices(value, map);
+    let out = '';
+    let last = 0;
+    let written = false;
+    let required = 0;
+    for (let n = 0; n < order.length; n++) {
+      const c = order[n] as number;
       const comp = comps[c] as CompiledElement;
       const v = value[comp.key];
-      if (v !== undefined) matched++;
-      if (c > 0) pending += this.cs;
       if (v === undefined || v === null || v === '') continue;
       const t = this.simple(node, comp, v, parentPath, index, def, repetition);
       if (t === '') continue;
-      out += pending + t;
-      pending = '';
+      // the separators before this component (one per position since the last written one),
+      // then its value; trailing empty components are never written
+      const separators = written ? c - last + 1 : c;
+      out += (separators > 0 ? this.cs.repeat(separators) : '') + t;
+      written = true;
+      last = c + 1;
+      if (comp.usage === 'R') required++;
     }
-    if (matched !== keyCount(value)) {
-      const known = new Set(comps.map((c) => c.key));
+    // whether the segment rules need to look at this composite (a required component missing, or notes)
+    if (def.syntax.length > 0 || required < requiredComponents(def)) this.compositesFine = false;
+    if (unknown) {
       for (const key of Object.keys(value)) {
-        if (!known.has(key))
+        if (!map.has(key)) {
           this.problem(
             'UNKNOWN_KEY',
             `unknown key "${key}" in composite ${def.ref}`,
             `${this.elementPath(parentPath, node, index, def, repetition)}.${key}`,
           );
+        }
       }
     }
     return out;
@@ -464,10 +487,16 @@ class Renderer {
     }
     if (this.validate) {
       // the value rules of the translator, on the text as written (its type is already right)
+      // a cheap look first: the rules run only when they may have something to report
+      const n = text.length;
       const f =
         def.usage === 'N'
           ? elementNotUsed.check(def, text)
-          : (elementLength.check(def, text) ?? (def.codes ? codeValue.check(def, text) : undefined));
+          : n < def.min || n > def.max
+            ? elementLength.check(def, text)
+            : def.codes !== undefined && !def.codes.has(text)
+              ? codeValue.check(def, text)
+              : undefined;
       if (f) {
         f.element = parent.position;
         if (parent !== def) f.component = def.position;
