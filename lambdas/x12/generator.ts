@@ -37,12 +37,6 @@ function isObject(v: Json): v is Record<string, Json> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function keyCount(obj: Record<string, Json>): number {
-  let n = 0;
-  for (const _ in obj) n++;
-  return n;
-}
-
 export const DEFAULT_DELIMITERS: Delimiters = { element: '*', component: ':', repetition: '^', segment: '~' };
 const CANDIDATES = {
   element: ['*', '|', '^', '~', '!', '{', '}', '`'],
