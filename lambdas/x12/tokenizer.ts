@@ -428,14 +428,17 @@ function findFrom(buf: string, part: string, from: number): number {
   return i < 0 ? Number.POSITIVE_INFINITY : i;
 }
 
+/** A segment id is 2 or 3 upper-case letters or digits, the first a letter. */
 function isSegmentId(id: string): boolean {
-  if (id.length < 2 || id.length > 3) return false;
-  for (let i = 0; i < id.length; i++) {
-    const c = id.charCodeAt(i);
-    if (!((c >= 65 && c <= 90) || (c >= 48 && c <= 57))) return false;
-  }
-  const first = id.charCodeAt(0);
-  return first >= 65 && first <= 90;
+  const n = id.length;
+  if (n !== 2 && n !== 3) return false;
+  const a = id.charCodeAt(0) - 65;
+  const b = id.charCodeAt(1);
+  // (x - 65) >>> 0 <= 25: an upper-case letter; (x - 48) >>> 0 <= 9: a digit
+  if (a >>> 0 > 25 || ((b - 65) >>> 0 > 25 && (b - 48) >>> 0 > 9)) return false;
+  if (n === 2) return true;
+  const c = id.charCodeAt(2);
+  return (c - 65) >>> 0 <= 25 || (c - 48) >>> 0 <= 9;
 }
 
 function duplicateDelimiter(values: string[]): string | undefined {
