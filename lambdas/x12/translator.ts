@@ -25,7 +25,7 @@ import { elementType } from './rules/element-type';
 import { describeFinding } from './rules/report';
 import { checkSegment, segmentNeedsRules } from './rules/segment-check';
 import type { Finding } from './rules/types';
-import { type Delimiters, HAS_COMPONENTS, HAS_REPETITIONS, type SegmentToken } from './tokenizer';
+import { CONTROL_CHARS, type Delimiters, HAS_COMPONENTS, HAS_CONTROL, HAS_REPETITIONS, type SegmentToken } from './tokenizer';
 import { type ElementValue, toJsonValue } from './values';
 
 export type GuideJsonObject = { [key: string]: GuideJsonValue };
@@ -441,6 +441,10 @@ class Translation {
    * in a simple element (delimiters cannot be data); the value is then kept as text.
    */
   private strayDelimiter(node: CompiledSegment, def: CompiledElement, raw: string, position: number, flags: number): boolean {
+    if (flags & HAS_CONTROL && this.controlCharacter(raw)) {
+      this.finding({ code: 'INVALID_CHARACTER', message: 'holds a control character', element: position }, node, def);
+      return true;
+    }
     if (flags & HAS_REPETITIONS && def.repeat === 1 && this.rs !== undefined && raw.includes(this.rs)) {
       this.finding(
         {
@@ -460,6 +464,15 @@ class Translation {
         def,
       );
       return true;
+    }
+    return false;
+  }
+
+  /** A control character other than the component and repetition separators (which may be one). */
+  private controlCharacter(raw: string): boolean {
+    for (let i = 0; i < raw.length; i++) {
+      const ch = raw[i] as string;
+      if (CONTROL_CHARS.test(ch) && ch !== this.cs && ch !== this.rs) return true;
     }
     return false;
   }
