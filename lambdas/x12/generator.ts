@@ -13,7 +13,14 @@
  * 4. Write the envelope: ISA padded to its fixed widths, GS, ST..SE with SE01 computed, GE, IEA.
  */
 import { type CharacterSet, type RepairOptions, repairValue } from './charset';
-import { type CompiledElement, type CompiledGuide, type CompiledNode, type CompiledSegment, compileGuide } from './compiled-guide';
+import {
+  type CompiledElement,
+  type CompiledGuide,
+  type CompiledLoop,
+  type CompiledNode,
+  type CompiledSegment,
+  compileGuide,
+} from './compiled-guide';
 import { ISA_WIDTHS } from './envelope';
 import type { Guide } from './guide';
 import { issue, type X12Issue } from './issues';
@@ -135,6 +142,9 @@ class Renderer {
   count = 0;
 
   private readonly seps: string[] = [];
+  /** HL01 of the enclosing HL loops, and every HL01 seen (hierarchy checks). */
+  private readonly hlStack: string[] = [];
+  private readonly hlSeen = new Set<string>();
   /** False when a composite of the current segment may break a segment rule. */
   private compositesFine = true;
   private readonly term: string;
@@ -273,13 +283,48 @@ class Renderer {
       return;
     }
     const here = `${path}.${node.key}${index >= 0 ? `[${index}]` : ''}`;
-    if (!isObject(item[node.trigger.key])) {
+    const trigger = item[node.trigger.key];
+    if (!isObject(trigger)) {
       this.problem('REQUIRED_SEGMENT_MISSING', `the loop must hold its first segment ${node.trigger.key}`, here, {
         segmentId: node.trigger.id,
         loopId: node.id,
       });
     }
+    const hl = node.trigger.id === 'HL' && isObject(trigger) && this.validate;
+    if (hl) this.hlEnter(node, trigger, `${here}.${node.trigger.key}`);
     this.nodes(node.children, item, here);
+    if (hl) this.hlStack.pop();
+  }
+
+  /**
+   * HL hierarchy of a loop started by HL, as the translator checks it on reading: HL01 unique,
+   * HL02 the HL01 of the enclosing HL loop (or, at the top, of an earlier HL).
+   */
+  private hlEnter(node: CompiledLoop, trigger: Record<string, Json>, path: string): void {
+    const [idDef, parentDef] = node.trigger.elements;
+    const id = idDef ? String(trigger[idDef.key] ?? '') : '';
+    const parent = parentDef ? String(trigger[parentDef.key] ?? '') : '';
+    const enclosing = this.hlStack[this.hlStack.length - 1];
+    const at = { segmentId: 'HL', loopId: node.id };
+    if (id !== '' && this.hlSeen.has(id))
+      this.problem('HIERARCHY_ERROR', `HL01 ${id} is used twice`, `${path}.${idDef?.key}`, { ...at, element: 1 });
+    this.hlSeen.add(id);
+    if (enclosing !== undefined) {
+      if (parent !== enclosing) {
+        this.problem(
+          'HIERARCHY_ERROR',
+          `HL02 parent ${parent || '(none)'} does not match the enclosing level HL01 ${enclosing}`,
+          `${path}.${parentDef?.key}`,
+          { ...at, element: 2 },
+        );
+      }
+    } else if (parent !== '' && !this.hlSeen.has(parent)) {
+      this.problem('HIERARCHY_ERROR', `HL02 parent ${parent} does not name an earlier HL01`, `${path}.${parentDef?.key}`, {
+        ...at,
+        element: 2,
+      });
+    }
+    this.hlStack.push(id);
   }
 
   private segment(node: CompiledSegment, obj: Record<string, Json>, parentPath: string, index: number): void {
