@@ -649,6 +649,8 @@ export interface GenerateInput extends InterchangeEnvelope {
   delimiters?: Partial<Delimiters>;
   /** Text written after each segment terminator: "", "\n" or "\r\n". */
   lineBreak?: string;
+  /** ISB/ISE optional interchange service segments written after ISA (elements, id first). */
+  services?: string[][];
   /** Wrap the output into lines of this many characters. */
   wrapColumn?: number;
   characterSet?: CharacterSet;
@@ -769,6 +771,7 @@ export function generateInterchange(input: GenerateInput): GenerateResult {
   const lb = lineBreakFor(d);
   const term = d.segment + lb;
   const parts: string[] = [isaText(input.isa, d) + term];
+  for (const service of input.services ?? []) parts.push(service.join(d.element) + term);
   pass.groups.forEach((sets, gi) => {
     const gs = (input.groups[gi] as GenerateInput['groups'][number]).gs;
     const gsElements = [

@@ -51,6 +51,8 @@ export interface EnvelopeValues {
   delimiters: Delimiters;
   lineBreak: string;
   wrapColumn?: number;
+  /** ISB/ISE optional interchange service segments between ISA and GS (elements, id first). */
+  services?: string[][];
 }
 
 export interface TransactionSetEntry {
@@ -261,6 +263,8 @@ export class X12FileProcessor {
       lineBreak: ic?.lineBreak ?? '',
     };
     if (ic?.wrapColumn !== undefined) envelope.wrapColumn = ic.wrapColumn;
+    const services = ic?.acknowledgments.filter((a) => a.id === 'ISB' || a.id === 'ISE').map((a) => a.elements);
+    if (services && services.length > 0) envelope.services = services;
     const errors: X12Issue[] = [...set.issues];
     const guide = this.guideOf(set);
     let transaction: GuideJson | null = null;

@@ -63,6 +63,7 @@ export function inputsFromTranslation(
         lineBreak: env.lineBreak,
       };
       if (env.wrapColumn) current.wrapColumn = env.wrapColumn;
+      if (env.services) current.services = env.services;
       inputs.push(current);
       currentIc = env.interchangeIndex;
       currentGroup = -1;
