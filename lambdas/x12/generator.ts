@@ -22,6 +22,7 @@ import {
   compileGuide,
 } from './compiled-guide';
 import { ISA_WIDTHS } from './envelope';
+import type { GsValues, IsaValues } from './envelope-values';
 import type { Guide } from './guide';
 import { issue, type X12Issue } from './issues';
 import { codeValue } from './rules/code-value';
@@ -602,41 +603,22 @@ export function chooseDelimiters(used: Set<string>, given?: Partial<Delimiters>)
 }
 
 /** Values of ISA01..ISA16 (without padding) and GS01..GS08. */
+/** Optional ISA fields: ISA01-04 default to 00 and blanks; ISA11 before 00402 defaults to U. */
+type OptionalIsa = 'authorizationQualifier' | 'authorization' | 'securityQualifier' | 'security' | 'repetitionOrStandardsId';
+
+/** ISA values to write (unpadded; the control number may be a number). */
+export type IsaInput = Omit<IsaValues, OptionalIsa | 'controlNumber'> &
+  Partial<Pick<IsaValues, OptionalIsa>> & { controlNumber: number | string };
+
 export interface InterchangeEnvelope {
-  isa: {
-    authorizationQualifier?: string;
-    authorization?: string;
-    securityQualifier?: string;
-    security?: string;
-    senderQualifier: string;
-    senderId: string;
-    receiverQualifier: string;
-    receiverId: string;
-    /** YYMMDD */
-    date: string;
-    /** HHMM */
-    time: string;
-    /** ISA11 for versions before 00402 (default U). */
-    standardsId?: string;
-    version: string;
-    controlNumber: number | string;
-    acknowledgmentRequested: string;
-    usage: string;
-  };
+  isa: IsaInput;
 }
 
-export interface GroupEnvelope {
-  functionalIdentifierCode: string;
-  applicationSenderCode: string;
-  applicationReceiverCode: string;
-  /** CCYYMMDD */
-  date: string;
-  /** HHMM or HHMMSS[D..] */
-  time: string;
+/** GS values to write (GS07 defaults to X; the control number may be a number). */
+export type GroupEnvelope = Omit<GsValues, 'controlNumber' | 'responsibleAgencyCode'> & {
   controlNumber: number | string;
   responsibleAgencyCode?: string;
-  release: string;
-}
+};
 
 export interface TransactionInput {
   guide: Guide | CompiledGuide;
@@ -674,7 +656,8 @@ function padRight(v: string, n: number): string {
 /** Writes the ISA segment text (without terminator) with fields padded to their widths. */
 export function isaText(isa: InterchangeEnvelope['isa'], d: Delimiters): string {
   const version = isa.version;
-  const isa11 = version >= '00402' ? (d.repetition ?? '^') : (isa.standardsId ?? 'U');
+  // from 00402 ISA11 is the repetition separator, unless the interchange keeps the old 'U' (none)
+  const isa11 = version >= '00402' && isa.repetitionOrStandardsId !== 'U' ? (d.repetition ?? '^') : (isa.repetitionOrStandardsId ?? 'U');
   const values = [
     isa.authorizationQualifier ?? '00',
     isa.authorization ?? '',

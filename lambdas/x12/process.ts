@@ -5,6 +5,7 @@
  */
 import { compileGuide } from './compiled-guide';
 import { type GroupInfo, type InterchangeInfo, type TransactionSetData, X12Reader } from './envelope';
+import type { GsValues, IsaValues } from './envelope-values';
 import type { Guide } from './guide';
 import type { GuideKey } from './guide-registry';
 import { issue, type X12Issue } from './issues';
@@ -12,36 +13,7 @@ import { type ExecutionMetadata, MetadataBuilder } from './metadata';
 import type { Delimiters, SegmentToken } from './tokenizer';
 import { type GuideJson, translateSegments } from './translator';
 
-/** ISA values by name, unpadded except where the file had other widths. */
-export interface IsaValues {
-  authorizationQualifier: string;
-  authorization: string;
-  securityQualifier: string;
-  security: string;
-  senderQualifier: string;
-  senderId: string;
-  receiverQualifier: string;
-  receiverId: string;
-  date: string;
-  time: string;
-  /** ISA11: the repetition separator (00402 on) or the standards identifier (before). */
-  repetitionOrStandardsId: string;
-  version: string;
-  controlNumber: string;
-  acknowledgmentRequested: string;
-  usage: string;
-}
-
-export interface GsValues {
-  functionalIdentifierCode: string;
-  applicationSenderCode: string;
-  applicationReceiverCode: string;
-  date: string;
-  time: string;
-  controlNumber: string;
-  responsibleAgencyCode: string;
-  release: string;
-}
+export type { GsValues, IsaValues } from './envelope-values';
 
 export interface EnvelopeValues {
   interchangeIndex: number;

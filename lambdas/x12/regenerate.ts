@@ -39,25 +39,8 @@ export function inputsFromTranslation(
       return;
     }
     if (!current || env.interchangeIndex !== currentIc) {
-      const isa = env.isa;
       current = {
-        isa: {
-          authorizationQualifier: isa.authorizationQualifier,
-          authorization: isa.authorization,
-          securityQualifier: isa.securityQualifier,
-          security: isa.security,
-          senderQualifier: isa.senderQualifier,
-          senderId: isa.senderId,
-          receiverQualifier: isa.receiverQualifier,
-          receiverId: isa.receiverId,
-          date: isa.date,
-          time: isa.time,
-          standardsId: isa.repetitionOrStandardsId,
-          version: isa.version,
-          controlNumber: isa.controlNumber,
-          acknowledgmentRequested: isa.acknowledgmentRequested,
-          usage: isa.usage,
-        },
+        isa: { ...env.isa },
         groups: [],
         delimiters: env.delimiters,
         lineBreak: env.lineBreak,

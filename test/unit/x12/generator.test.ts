@@ -219,45 +219,15 @@ describe('Function: isaText', () => {
 });
 
 describe('Function: generateInterchange (wrapping limits)', () => {
-  it('refuses wrap columns a reader could not recognise, and line-break terminators', async () => {
-    const { miniGuide: guide } = await import('../../helpers/mini-guide');
-    const base: GenerateInput = {
-      isa: {
-        senderQualifier: 'ZZ',
-        senderId: 'ME',
-        receiverQualifier: 'ZZ',
-        receiverId: 'YOU',
-        date: '240131',
-        time: '0915',
-        version: '00501',
-        controlNumber: 1,
-        acknowledgmentRequested: '0',
-        usage: 'T',
-      },
-      groups: [
-        {
-          gs: {
-            functionalIdentifierCode: 'PO',
-            applicationSenderCode: 'ME',
-            applicationReceiverCode: 'YOU',
-            date: '20240131',
-            time: '0915',
-            controlNumber: 1,
-            release: '005010',
-          },
-          transactions: [{ guide, json: transaction }],
-        },
-      ],
-    };
-    expect(generateInterchange({ ...base, wrapColumn: 120 }).ok).toBe(false);
-    expect(generateInterchange({ ...base, wrapColumn: 80, delimiters: { segment: '\n' } }).ok).toBe(false);
-    expect(generateInterchange({ ...base, wrapColumn: 80 }).ok).toBe(true);
+  it('refuses wrap columns a reader could not recognise, and line-break terminators', () => {
+    expect(generateInterchange(input(transaction, { lineBreak: '', wrapColumn: 120 })).ok).toBe(false);
+    expect(generateInterchange(input(transaction, { lineBreak: '', wrapColumn: 80, delimiters: { segment: '\n' } })).ok).toBe(false);
+    expect(generateInterchange(input(transaction, { lineBreak: '', wrapColumn: 80 })).ok).toBe(true);
   });
 });
 
 describe('Function: generateInterchange (HL hierarchy)', () => {
-  it('checks HL parents the way the translator does', async () => {
-    const { miniGuide: guide } = await import('../../helpers/mini-guide');
+  it('checks HL parents the way the translator does', () => {
     const hl = (id: string, parent: string | undefined, code: string) => ({
       hierarchical_level_HL: {
         hierarchical_id_number_01: id,
@@ -265,45 +235,15 @@ describe('Function: generateInterchange (HL hierarchy)', () => {
         hierarchical_level_code_03: code,
       },
     });
-    const withHl = (loops: unknown[]) => ({ ...transaction, detail: { ...transaction.detail, hierarchical_level_HL_loop: loops } });
-    const base: GenerateInput = {
-      isa: {
-        senderQualifier: 'ZZ',
-        senderId: 'ME',
-        receiverQualifier: 'ZZ',
-        receiverId: 'YOU',
-        date: '240131',
-        time: '0915',
-        version: '00501',
-        controlNumber: 1,
-        acknowledgmentRequested: '0',
-        usage: 'T',
-      },
-      groups: [
-        {
-          gs: {
-            functionalIdentifierCode: 'PO',
-            applicationSenderCode: 'ME',
-            applicationReceiverCode: 'YOU',
-            date: '20240131',
-            time: '0915',
-            controlNumber: 1,
-            release: '005010',
-          },
-          transactions: [],
-        },
-      ],
-    };
-    const run = (json: unknown) => {
-      const input = structuredClone(base);
-      (input.groups[0] as GenerateInput['groups'][number]).transactions = [{ guide, json }];
-      return generateInterchange(input).issues.map((i) => [i.code, i.path]);
-    };
-    expect(run(withHl([hl('1', undefined, 'S'), hl('2', '1', 'O')]))).toEqual([]);
-    expect(run(withHl([hl('1', undefined, 'S'), hl('2', '7', 'O')]))).toEqual([
+    const run = (loops: unknown[]) =>
+      generateInterchange(input({ ...transaction, detail: { ...transaction.detail, hierarchical_level_HL_loop: loops } })).issues.map(
+        (i) => [i.code, i.path],
+      );
+    expect(run([hl('1', undefined, 'S'), hl('2', '1', 'O')])).toEqual([]);
+    expect(run([hl('1', undefined, 'S'), hl('2', '7', 'O')])).toEqual([
       ['HIERARCHY_ERROR', 'detail.hierarchical_level_HL_loop[1].hierarchical_level_HL.hierarchical_parent_id_number_02'],
     ]);
-    expect(run(withHl([hl('1', undefined, 'S'), hl('1', undefined, 'O')]))).toEqual([
+    expect(run([hl('1', undefined, 'S'), hl('1', undefined, 'O')])).toEqual([
       ['HIERARCHY_ERROR', 'detail.hierarchical_level_HL_loop[1].hierarchical_level_HL.hierarchical_id_number_01'],
     ]);
   });
