@@ -48,10 +48,6 @@ export interface SegmentToken {
 
 export const HAS_COMPONENTS = 1;
 export const HAS_REPETITIONS = 2;
-/** Bit 3 of SegmentToken.flags: the segment holds a control character (not a line break). */
-export const HAS_CONTROL = 4;
-/** Control characters that are never text: C0 less TAB, LF, CR; and DEL. */
-export const CONTROL_CHARS = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/;
 
 export interface InterchangeStart {
   delimiters: Delimiters;
@@ -115,7 +111,6 @@ export class X12Tokenizer {
   /** Spaces and tabs before a segment id (indented files) are skipped unless a delimiter. */
   private skipBlank = true;
   private highBytes = false;
-  private controlChars = false;
   private ended = false;
   private garbageReported = false;
 
@@ -131,8 +126,6 @@ export class X12Tokenizer {
       if (!this.highBytes && !isAscii(chunk)) this.highBytes = true;
       text = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString('latin1');
     }
-    // one look per chunk; segments are checked one by one only once a chunk had any
-    if (!this.controlChars && CONTROL_CHARS.test(text)) this.controlChars = true;
     this.buf = this.buf.length === 0 ? text : this.buf + text;
     this.scan(false);
   }
@@ -221,13 +214,11 @@ export class X12Tokenizer {
       }
       elements = text.split(this.es);
       flags = (text.includes(this.cs) ? HAS_COMPONENTS : 0) | (this.rs !== '' && text.includes(this.rs) ? HAS_REPETITIONS : 0);
-      if (this.controlChars && CONTROL_CHARS.test(text)) flags |= HAS_CONTROL;
     } else {
       // the next component and repetition separators of the chunk, found once and reused
       if (this.nextCs < start) this.nextCs = findFrom(buf, this.cs, start);
       if (this.rs !== '' && this.nextRs < start) this.nextRs = findFrom(buf, this.rs, start);
       flags = (this.nextCs < stop ? HAS_COMPONENTS : 0) | (this.rs !== '' && this.nextRs < stop ? HAS_REPETITIONS : 0);
-      if (this.controlChars && CONTROL_CHARS.test(buf.slice(start, stop))) flags |= HAS_CONTROL;
       // split in place: one indexOf per element over the chunk, no intermediate segment string
       elements = [];
       const es = this.es;

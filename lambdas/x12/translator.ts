@@ -25,7 +25,7 @@ import { elementType } from './rules/element-type';
 import { describeFinding } from './rules/report';
 import { checkSegment, segmentNeedsRules } from './rules/segment-check';
 import type { Finding } from './rules/types';
-import { CONTROL_CHARS, type Delimiters, HAS_COMPONENTS, HAS_CONTROL, HAS_REPETITIONS, type SegmentToken } from './tokenizer';
+import { type Delimiters, HAS_COMPONENTS, HAS_REPETITIONS, type SegmentToken } from './tokenizer';
 import { type ElementValue, toJsonValue } from './values';
 
 export type GuideJsonObject = { [key: string]: GuideJsonValue };
@@ -441,10 +441,6 @@ class Translation {
    * in a simple element (delimiters cannot be data); the value is then kept as text.
    */
   private strayDelimiter(node: CompiledSegment, def: CompiledElement, raw: string, position: number, flags: number): boolean {
-    if (flags & HAS_CONTROL && this.controlCharacter(raw)) {
-      this.finding({ code: 'INVALID_CHARACTER', message: 'holds a control character', element: position }, node, def);
-      return true;
-    }
     if (flags & HAS_REPETITIONS && def.repeat === 1 && this.rs !== undefined && raw.includes(this.rs)) {
       this.finding(
         {
@@ -468,11 +464,14 @@ class Translation {
     return false;
   }
 
-  /** A control character other than the component and repetition separators (which may be one). */
+  /**
+   * Whether a text value holds a control character (C0 or DEL), which no X12 character set has.
+   * Values of other types fail their type or code checks on such characters anyway.
+   */
   private controlCharacter(raw: string): boolean {
     for (let i = 0; i < raw.length; i++) {
-      const ch = raw[i] as string;
-      if (CONTROL_CHARS.test(ch) && ch !== this.cs && ch !== this.rs) return true;
+      const c = raw.charCodeAt(i);
+      if (c < 32 || c === 127) return true;
     }
     return false;
   }
@@ -540,6 +539,8 @@ class Translation {
       const n = raw.length;
       if (n < def.min || n > def.max) f = elementLength.check(def, raw);
       if (!f && def.codes !== undefined && !def.codes.has(raw)) f = codeValue.check(def, raw);
+      if (!f && def.codes === undefined && this.controlCharacter(raw))
+        f = { code: 'INVALID_CHARACTER', message: 'holds a control character' };
     } else {
       v = toJsonValue(def, raw);
       f =

@@ -3,9 +3,13 @@ import { functionalAck } from '../../../../lambdas/x12/ack';
 import { miniGuide, wrap } from '../../../helpers/mini-guide';
 import { codesOf, translateText } from '../../../helpers/translate';
 
-describe('Rule: invalid-character (control characters in values)', () => {
-  it('passes text without control characters, and tabs', () => {
-    expect(codesOf(wrap(['BEG*00*SA*PO\t1**20240101', 'PO1*1']), miniGuide)).toEqual([]);
+describe('Rule: invalid-character (control characters in text values)', () => {
+  it('passes text without control characters', () => {
+    expect(codesOf(wrap(['BEG*00*SA*PO 1-A/B**20240101', 'PO1*1']), miniGuide)).toEqual([]);
+  });
+
+  it('reports a tab, which no X12 character set has', () => {
+    expect(codesOf(wrap(['BEG*00*SA*PO\t1**20240101', 'PO1*1']), miniGuide)).toEqual(['INVALID_CHARACTER']);
   });
 
   it('reports a control character inside a value, with its position', () => {
