@@ -62,7 +62,9 @@ export interface InterchangeMetadata {
   };
   acknowledgments: InterchangeAcknowledgment[];
   span: Span;
-  delimiters: { segment: string; element: string; composite: string; repetition?: string };
+  /** The four ISA delimiters; `repetition` is ISA11's character as written (before version
+   * 00402, and when it is 'U', that character is the standards identifier, not a separator). */
+  delimiters: { segment: string; element: string; composite: string; repetition: string };
   functionalGroups: FunctionalGroupMetadata[];
 }
 
@@ -170,8 +172,13 @@ export class MetadataBuilder {
   interchangeStart(ic: InterchangeInfo): void {
     const e = ic.isa.elements;
     const d = ic.delimiters;
-    const delimiters: InterchangeMetadata['delimiters'] = { segment: d.segment, element: d.element, composite: d.component };
-    if (d.repetition !== undefined) delimiters.repetition = d.repetition;
+    const delimiters: InterchangeMetadata['delimiters'] = {
+      segment: d.segment,
+      element: d.element,
+      composite: d.component,
+      repetition: d.repetition ?? e[11] ?? '',
+    };
+
     this.current = {
       standard: 'x12',
       envelope: {

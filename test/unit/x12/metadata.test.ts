@@ -222,3 +222,19 @@ describe('Function: trackIdentifiers', () => {
     expect(trackIdentifiers(segs, [], '>')).toEqual({});
   });
 });
+
+describe('Class: MetadataBuilder (delimiters before 00402)', () => {
+  it("reports ISA11 as written, the four delimiters of the spec's metadata document", () => {
+    const text = [
+      'ISA*00*          *00*          *ZZ*SENDER         *ZZ*RECEIVER       *240101*1200*U*00401*000000001*0*T*>',
+      'GS*PO*SENDER*RECEIVER*20240101*1200*1*X*004010',
+      'ST*850*0001',
+      'BEG*00*SA*1**20240101',
+      'SE*3*0001',
+      'GE*1*1',
+      'IEA*1*000000001',
+    ].join('~\n');
+    const r = processX12(`${text}~\n`, { translate: false });
+    expect(r.metadata.interchanges[0]?.delimiters).toEqual({ segment: '~', element: '*', composite: '>', repetition: 'U' });
+  });
+});
