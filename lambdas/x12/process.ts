@@ -132,7 +132,8 @@ export class X12FileProcessor {
   private errorCount = 0;
   private readonly guideFor = new Map<string, Guide | undefined>();
   private readonly reports: InterchangeReport[] = [];
-  private currentGroup: GroupReport | undefined;
+  /** Indices of the entries of the group being read (for its acknowledgment). */
+  private groupEntries: number[] = [];
 
   constructor(
     private readonly options: ProcessOptions,
@@ -169,9 +170,9 @@ export class X12FileProcessor {
             ge: g.ge,
             transactionCount: g.transactionCount,
             issues: g.issues,
-            entries: this.currentGroup?.entries ?? [],
+            entries: this.groupEntries,
           };
-          this.currentGroup = undefined;
+          this.groupEntries = [];
           this.interchangeReport(ic).groups.push(report);
         }
       },
@@ -292,16 +293,7 @@ export class X12FileProcessor {
     };
     if (this.options.keepSegments) {
       entry.segments = set.segments;
-      this.currentGroup ??= {
-        interchangeIndex: this.interchangeIndex,
-        groupIndex: this.groupIndex,
-        gs: set.segments[0] as SegmentToken,
-        ge: undefined,
-        transactionCount: 0,
-        issues: [],
-        entries: [],
-      };
-      this.currentGroup.entries.push(this.count - 1);
+      this.groupEntries.push(this.count - 1);
     }
     this.onSet(entry);
   }

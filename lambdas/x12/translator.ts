@@ -425,7 +425,7 @@ class Translation {
         if (this.build) out[def.key] = v;
       }
     }
-    // segment rules, each from its own call site (see rules/index.ts for the list)
+    // segment rules (rules/segment-check.ts), only when the presence masks say they may report
     if (segmentNeedsRules(node, els.length - 1, mask, this.compositesFine)) {
       const findings = checkSegment(node, els, this.cs, mask);
       for (let i = 0; i < findings.length; i++) {
