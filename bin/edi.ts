@@ -36,6 +36,12 @@ commands:
   ack <file> --type 997|999|ta1       print the acknowledgment of a file
   schema <guideId>                    print the JSON Schema of a guide's Guide JSON
   guides                              list the built-in guides
+  keys create --name <name> [--mode test|production] [--account <id>]
+                                      create an API key; prints the key alone on stdout (shown once)
+  keys list [--account <id>]          list API keys (never the keys themselves)
+  keys revoke <keyId>                 revoke a key
+    keys options: --data-dir <dir> (local, default EDI_DATA_DIR or .edi-local), or
+                  --config-table <name> --region <region> (a deployed stack's ConfigTableName output)
 
 generate options (Guide JSON input):
   --guide <id> --sender-id <id> --receiver-id <id> [--sender-qualifier ZZ] [--receiver-qualifier ZZ]
@@ -390,6 +396,60 @@ async function cmdGuides(): Promise<number> {
   return 0;
 }
 
+async function cmdKeys(args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      name: { type: 'string' },
+      mode: { type: 'string' },
+      account: { type: 'string' },
+      'data-dir': { type: 'string' },
+      'config-table': { type: 'string' },
+      region: { type: 'string' },
+    },
+  });
+  const [action, id] = positionals;
+  const target = {
+    ...(values['data-dir'] ? { dataDir: values['data-dir'] } : {}),
+    ...(values['config-table'] ? { configTable: values['config-table'] } : {}),
+    ...(values.region ? { region: values.region } : {}),
+  };
+  const { withApiKeys } = await import('../lambdas/local/admin');
+  switch (action) {
+    case 'create': {
+      const name = values.name;
+      if (!name || name.length > 100) throw new UsageError('keys create needs --name <name> (1 to 100 characters)');
+      const mode = values.mode ?? 'production';
+      if (mode !== 'test' && mode !== 'production') throw new UsageError('--mode is test or production');
+      const account = values.account ?? 'default';
+      if (!/^[A-Za-z0-9_-]{1,64}$/.test(account)) throw new UsageError('--account is 1 to 64 letters, digits, _ or -');
+      const created = await withApiKeys(target, (keys) => keys.create(account, name, mode));
+      process.stderr.write(`created ${created.record.keyId} (${mode}) for account ${account}; the key is shown once:\n`);
+      await write(`${created.key}\n`);
+      return 0;
+    }
+    case 'list': {
+      const records = await withApiKeys(target, (keys) => keys.list(values.account));
+      const rows = records.map(({ hash: _hash, ...r }) => r);
+      await write(`${JSON.stringify(rows, null, 2)}\n`);
+      return 0;
+    }
+    case 'revoke': {
+      if (!id) throw new UsageError('keys revoke needs a key id (see keys list)');
+      const done = await withApiKeys(target, (keys) => keys.revoke(id));
+      if (!done) {
+        process.stderr.write(`edi: no key ${id}\n`);
+        return 1;
+      }
+      process.stderr.write(`revoked ${id}\n`);
+      return 0;
+    }
+    default:
+      throw new UsageError('keys create|list|revoke');
+  }
+}
+
 export async function main(argv: string[]): Promise<number> {
   const [command, ...args] = argv;
   try {
@@ -408,6 +468,8 @@ export async function main(argv: string[]): Promise<number> {
         return await cmdSchema(args);
       case 'guides':
         return await cmdGuides();
+      case 'keys':
+        return await cmdKeys(args);
       case undefined:
       case 'help':
       case '--help':

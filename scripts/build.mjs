@@ -14,11 +14,12 @@ await build({
   outExtension: { '.js': '.mjs' },
   bundle: true,
   platform: 'node',
-  target: 'node20',
+  target: 'node22',
   format: 'esm',
   sourcemap: 'linked',
   logLevel: 'warning',
   // CommonJS dependencies bundled into ESM need a require()
   banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
-  external: ['x12-parser', 'node-x12'],
+  // dependencies stay in node_modules (the tool runs inside the project)
+  packages: 'external',
 });
