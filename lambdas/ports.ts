@@ -7,6 +7,11 @@
 /** Objects (artifacts) by key. */
 export interface ObjectStore {
   put(key: string, body: string | Uint8Array, contentType: string): Promise<void>;
+  /**
+   * Writes an object from pieces of text, encoded as `encoding`, without joining them into one
+   * string first (large generated files are uploaded in parts). Returns the size in bytes.
+   */
+  putPieces(key: string, pieces: Iterable<string>, contentType: string, encoding: 'utf8' | 'latin1'): Promise<number>;
   /** The object's bytes, or `undefined` when there is none. */
   get(key: string): Promise<Uint8Array | undefined>;
   /** Size in bytes, or `undefined` when there is no such object. */
@@ -182,6 +187,28 @@ export interface ExecutionRecord {
   parentExecutionId?: string;
   childExecutionId?: string;
   source?: { dirname: string; name: string };
+  /** The parties and ISA14 of the generated file (events quote them). */
+  envelope?: { acknowledgmentRequestedCode: string; sender: EnvelopeParty; receiver: EnvelopeParty };
+  /** How an asynchronous outbound file is made: its request options (no document content). */
+  request?: OutboundRequestOptions;
+}
+
+export interface EnvelopeParty {
+  profileId: string;
+  qualifier: string;
+  id: string;
+}
+
+/** The options of a create-outbound request that the workflow's steps need later. */
+export interface OutboundRequestOptions {
+  mappingId?: string;
+  fragmentGroupIds?: string[];
+  characterSet?: string;
+  repairOptions?: Record<string, boolean>;
+  interchangeOverrides?: Record<string, unknown>;
+  interchangeAuthorization?: Record<string, string>;
+  /** The filename the client asked for (absent: the execution id). */
+  filename?: string;
 }
 
 export interface ArtifactRef {
@@ -211,6 +238,8 @@ export interface TransactionRecord {
   controlNumber: string;
   artifacts: { input?: ArtifactRef; output?: ArtifactRef };
   x12: Record<string, unknown>;
+  /** How the transaction was split into fragments, when it was. */
+  fragments?: { keyName: string; fragmentCount: number; batchSize: number };
 }
 
 export interface DeliveryReportRecord {
@@ -225,6 +254,58 @@ export interface DeliveryReportRecord {
   status: 'DELIVERED' | 'FAILED';
   message: string;
   createdAt: string;
+}
+
+/** Fragment groups and their fragments (spec 2, 4.1): a group is locked by the one call that uses it. */
+export interface FragmentStore {
+  /**
+   * Adds a fragment to a group (created when new) and returns its index (0, 1, ...); `undefined`
+   * when the group is locked or holds another guide's fragments. Reserving the index and those
+   * checks are one conditional write.
+   */
+  reserveIndex(accountId: string, groupId: string, guideId: string, at: string): Promise<{ index: number; guideId: string } | undefined>;
+  putFragment(fragment: FragmentRecord): Promise<void>;
+  getGroup(accountId: string, groupId: string): Promise<FragmentGroupRecord | undefined>;
+  /** Locks an open group for an execution; the locked group, or `undefined` when missing or already locked. */
+  lock(accountId: string, groupId: string, executionId: string, at: string): Promise<FragmentGroupRecord | undefined>;
+  /** The group's fragments in index order. */
+  listFragments(accountId: string, groupId: string): AsyncIterable<FragmentRecord>;
+}
+
+export interface FragmentGroupRecord {
+  accountId: string;
+  fragmentGroupId: string;
+  guideId: string;
+  /** Fragments reserved so far (indexes 0 .. count-1). */
+  fragmentCount: number;
+  createdAt: string;
+  lockedAt?: string;
+  lockedBy?: string;
+}
+
+export interface FragmentRecord {
+  accountId: string;
+  fragmentGroupId: string;
+  fragmentId: string;
+  index: number;
+  createdAt: string;
+  /** The fragment's JSON text when small enough to keep in the record, else its artifact. */
+  json?: string;
+  artifact?: ArtifactRef;
+}
+
+/**
+ * Events written durably before they are put on the bus, so that a bus outage loses none: a relay
+ * puts what is still pending.
+ */
+export interface EventOutbox {
+  /** Records events as pending; an event whose id is already recorded is left as it is. */
+  record(events: readonly ServiceEvent[]): Promise<void>;
+  markSent(events: readonly ServiceEvent[]): Promise<void>;
+  /** Pending events recorded before `before` (ISO time), oldest first. */
+  pending(before: string, limit: number): Promise<ServiceEvent[]>;
+  /** A recorded event of an account (sent or not), for re-emission. */
+  get(accountId: string, eventId: string): Promise<ServiceEvent | undefined>;
 }
 
 /** Starts the outbound workflow. */

@@ -1,11 +1,13 @@
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { DEFAULT_DELIVERY_RETRY_SECONDS } from './app-context';
+import { EventRelay } from './constructs/event-relay';
 import { EventRouting } from './constructs/event-routing';
-import { type ApiThrottling, ExchangeApi } from './constructs/exchange-api';
+import { API_STAGE_NAME, type ApiThrottling, ExchangeApi } from './constructs/exchange-api';
 import { InboundIntake } from './constructs/inbound-intake';
 import { OutboundWorkflow } from './constructs/outbound-workflow';
 import { Storage } from './constructs/storage';
+import { FUNCTION_ENV } from './function-environment';
 
 export interface EdiExchangeStackProps extends StackProps {
   /**
@@ -17,6 +19,11 @@ export interface EdiExchangeStackProps extends StackProps {
   readonly apiThrottling?: ApiThrottling;
   /** @default 'edi-exchange-events' */
   readonly eventBusName?: string;
+  /**
+   * The API's public base URL ending in the version, when it is served under a custom domain;
+   * events link artifacts and executions under it. @default the execute-api URL of the REST API
+   */
+  readonly publicBaseUrl?: string;
 }
 
 /**
@@ -31,6 +38,7 @@ export class EdiExchangeStack extends Stack {
   readonly events: EventRouting;
   readonly workflow: OutboundWorkflow;
   readonly api: ExchangeApi;
+  readonly relay: EventRelay;
 
   constructor(scope: Construct, id: string, props: EdiExchangeStackProps = {}) {
     super(scope, id, { description: 'EDI Exchange: X12 API, outbound workflow, inbound intake and svc.core events', ...props });
@@ -51,6 +59,18 @@ export class EdiExchangeStack extends Stack {
       stateMachine: this.workflow.stateMachine,
       throttling: props.apiThrottling,
     });
+
+    this.relay = new EventRelay(this, 'Relay', {
+      storage: this.storage,
+      eventBus: this.events.bus,
+      eventBusName: this.events.eventBusName,
+    });
+    // The workflow's events link to the API. Only the API id is referenced (with the stage as a
+    // literal): the stage depends on the methods, which depend on the workflow through the API
+    // function, so referencing it would make a cycle.
+    const baseUrl =
+      props.publicBaseUrl ?? `https://${this.api.restApi.restApiId}.execute-api.${this.region}.${this.urlSuffix}/${API_STAGE_NAME}`;
+    for (const fn of Object.values(this.workflow.functions)) fn.function.addEnvironment(FUNCTION_ENV.apiBaseUrl, baseUrl);
 
     const output = (id: string, value: string, description: string) => new CfnOutput(this, id, { value, description });
     output('ApiUrl', this.api.restApi.url, 'Base URL of the API, ending in the version /2023-08-01/');

@@ -13,6 +13,7 @@ export const FUNCTION_ENV = {
   eventBusName: 'EDI_EVENT_BUS_NAME',
   tokenSecretArn: 'EDI_TOKEN_SECRET_ARN',
   deliveryRetrySeconds: 'EDI_DELIVERY_RETRY_SECONDS',
+  apiBaseUrl: 'EDI_API_BASE_URL',
 } as const;
 
 export type FunctionEnvName = (typeof FUNCTION_ENV)[keyof typeof FUNCTION_ENV];

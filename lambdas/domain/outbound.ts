@@ -1,11 +1,14 @@
 import type {
+  ArtifactRef,
   Clock,
   ConnectionRef,
   ControlNumberStore,
   ExecutionRecord,
   ExecutionStore,
+  FragmentStore,
   IdGenerator,
   ObjectStore,
+  OutboundRequestOptions,
   TransactionRecord,
   WorkflowStarter,
 } from '../ports';
@@ -14,7 +17,9 @@ import { type GenerateInput, generateInterchange } from '../x12/generator';
 import type { Guide } from '../x12/guide';
 import type { X12Issue } from '../x12/issues';
 import { artifactKey } from './artifacts';
-import { type FieldError, NotFoundError, ValidationError } from './errors';
+import { ConflictError, type FieldError, NotFoundError, ValidationError } from './errors';
+import { DEFAULT_FRAGMENT_BATCH_SIZE, type Fragments, fragmentLoopPath } from './fragments';
+import { jsonPieces } from './json-pieces';
 
 /** What the outbound use case needs to know of a partnership (structurally satisfied by the Partners use cases). */
 export interface PartnershipView {
@@ -109,6 +114,24 @@ export interface CreateInterchangeCommand extends GenerationOptions {
   transactionGroups: TransactionGroupCommand[];
 }
 
+/** The state the outbound workflow carries between its steps: ids and keys, never documents. */
+export interface WorkflowState {
+  accountId: string;
+  executionId: string;
+  needsMapping: boolean;
+  needsFragments: boolean;
+  needsGeneration: boolean;
+  connections: ConnectionRef[];
+  /** The Guide JSON transaction made by an earlier step (mapped or assembled), when there is one. */
+  transactionKey?: string;
+  fragments?: { keyName: string; fragmentCount: number; loops: number; batchSize: number };
+}
+
+/** Where a step keeps a document the next step reads. */
+export function workKey(accountId: string, executionId: string, name: string): string {
+  return `accounts/${accountId}/executions/${executionId}/work/${name}`;
+}
+
 export interface GeneratedFile {
   fileExecutionId: string;
   transactionIds: string[];
@@ -157,6 +180,8 @@ function generationErrors(issues: readonly X12Issue[], root: string): FieldError
 
 export interface OutboundDeps {
   partners: PartnerDirectory;
+  fragmentStore: FragmentStore;
+  fragments: Fragments;
   guides: GuideSource;
   mappings: MappingRunner;
   controlNumbers: ControlNumberStore;
@@ -184,12 +209,8 @@ export class OutboundFiles {
   constructor(private readonly deps: OutboundDeps) {}
 
   /** `POST /partnerships/{p}/transactions/{setting}`. */
-  async createTransaction(command: CreateTransactionCommand): Promise<GeneratedFile> {
-    if (command.fragmentGroupIds && command.fragmentGroupIds.length > 0) {
-      throw new ValidationError('fragment groups are not supported by this server yet', [
-        { error: 'not_supported', message: 'fragmentGroupIds: fragments are not supported yet', path: '$.fragmentGroupIds' },
-      ]);
-    }
+  async createTransaction(command: CreateTransactionCommand): Promise<Pick<GeneratedFile, 'fileExecutionId' | 'transactionIds'>> {
+    if (command.fragmentGroupIds && command.fragmentGroupIds.length > 0) return this.startWithFragments(command);
     let transaction = command.transaction;
     if (command.mappingId !== undefined) transaction = await this.deps.mappings.apply(command.accountId, command.mappingId, transaction);
     return this.generate(
@@ -205,11 +226,199 @@ export class OutboundFiles {
     return this.generate(command, command.transactionGroups, '$.transactionGroups', false);
   }
 
+  /**
+   * The asynchronous case (spec 4.1, ARCHITECTURE 5.4): checks the setting, guide and fragment
+   * group, locks the group with one conditional write, records the execution and starts the
+   * workflow at Map or Fragments. Problems found later land on the execution.
+   */
+  private async startWithFragments(command: CreateTransactionCommand): Promise<Pick<GeneratedFile, 'fileExecutionId' | 'transactionIds'>> {
+    const { partners, clock, ids, fragmentStore } = this.deps;
+    const accountId = command.accountId;
+    const groupId = command.fragmentGroupIds?.[0] as string;
+    await partners.getPartnership(accountId, command.partnershipId);
+    const setting = await partners.getOutboundSetting(accountId, command.partnershipId, command.transactionSettingId);
+    const guideId = requireGuideId(setting);
+    const guide = await this.deps.guides.get(accountId, guideId);
+    if (!guide) throw new NotFoundError('guide', guideId);
+    if (!fragmentLoopPath(guide)) {
+      throw new ValidationError(
+        `guide '${guideId}' of setting '${command.transactionSettingId}' has no fragment loop, so it cannot take fragments`,
+        [{ error: 'fragments_not_configured', message: 'the guide has no repeating fragment loop', path: '$.fragmentGroupIds' }],
+        'fragments_not_configured',
+      );
+    }
+    const group = await fragmentStore.getGroup(accountId, groupId);
+    if (!group) throw new NotFoundError('fragment group', groupId);
+    if (group.lockedAt) throw groupLocked(groupId, group.lockedBy);
+    if (group.guideId !== guideId) {
+      throw new ValidationError(
+        `fragment group '${groupId}' holds fragments of guide '${group.guideId}', but the setting uses '${guideId}'`,
+        [{ error: 'guide_mismatch', message: `the group's guide is '${group.guideId}'`, path: '$.fragmentGroupIds[0]' }],
+      );
+    }
+    const executionId = ids.next();
+    const transactionId = ids.next();
+    const now = clock.now().toISOString();
+    const inputKey = artifactKey(accountId, 'execution', executionId, 'input');
+    await this.deps.artifacts.put(inputKey, command.inputText, 'application/json');
+    if (!(await fragmentStore.lock(accountId, groupId, executionId, now))) {
+      throw groupLocked(groupId, (await fragmentStore.getGroup(accountId, groupId))?.lockedBy);
+    }
+    const request: OutboundRequestOptions = { fragmentGroupIds: [groupId] };
+    if (command.mappingId !== undefined) request.mappingId = command.mappingId;
+    if (command.characterSet) request.characterSet = command.characterSet;
+    if (command.repairOptions) request.repairOptions = { ...command.repairOptions } as Record<string, boolean>;
+    if (command.interchangeOverrides) request.interchangeOverrides = { ...command.interchangeOverrides };
+    if (command.interchangeAuthorization)
+      request.interchangeAuthorization = { ...command.interchangeAuthorization } as Record<string, string>;
+    if (command.filename) request.filename = command.filename;
+    const connections = uniqueConnections([setting]);
+    await this.deps.executions.createExecution({
+      accountId,
+      executionId,
+      createdAt: now,
+      updatedAt: now,
+      status: 'STARTED',
+      direction: 'OUTBOUND',
+      mode: 'other',
+      partnershipId: command.partnershipId,
+      transactionSettingId: command.transactionSettingId,
+      guideId,
+      transactionIds: [transactionId],
+      fileType: 'EDI/X12',
+      filename: command.filename ?? executionId,
+      artifacts: { input: { key: inputKey, contentType: 'application/json', sizeBytes: Buffer.byteLength(command.inputText, 'utf8') } },
+      connections,
+      faults: [],
+      request,
+    });
+    const state: WorkflowState = {
+      accountId,
+      executionId,
+      needsMapping: command.mappingId !== undefined,
+      needsFragments: true,
+      needsGeneration: true,
+      connections,
+    };
+    await this.deps.workflow.start(executionId, { ...state });
+    return { fileExecutionId: executionId, transactionIds: [transactionId] };
+  }
+
+  /** Workflow step `Map`: applies the request's mapping to its transaction. */
+  async mapStep(state: WorkflowState): Promise<WorkflowState> {
+    const execution = await this.beginStep(state);
+    const mappingId = execution.request?.mappingId;
+    if (mappingId === undefined) return { ...state, needsMapping: false };
+    const mapped = await this.deps.mappings.apply(state.accountId, mappingId, await this.stepTransaction(state, execution));
+    const key = workKey(state.accountId, state.executionId, 'mapped.json');
+    await this.deps.artifacts.putPieces(key, jsonPieces(mapped), 'application/json', 'utf8');
+    return { ...state, needsMapping: false, transactionKey: key };
+  }
+
+  /**
+   * Workflow step `Fragments`: puts the locked group's fragments into the wrapper's fragment loop
+   * and keeps the result as the transaction's input (its Guide JSON).
+   */
+  async fragmentsStep(state: WorkflowState): Promise<WorkflowState> {
+    const execution = await this.beginStep(state);
+    const groupId = execution.request?.fragmentGroupIds?.[0];
+    if (groupId === undefined) return { ...state, needsFragments: false };
+    const setting = await this.deps.partners.getOutboundSetting(
+      state.accountId,
+      execution.partnershipId ?? '',
+      execution.transactionSettingId ?? '',
+    );
+    const guideId = requireGuideId(setting);
+    const guide = await this.deps.guides.get(state.accountId, guideId);
+    if (!guide) throw new NotFoundError('guide', guideId);
+    const wrapper = await this.stepTransaction(state, execution);
+    if (typeof wrapper !== 'object' || wrapper === null || Array.isArray(wrapper)) {
+      throw new ValidationError('$.transaction: the fragment wrapper must be a Guide JSON object', [], 'invalid_fragment_wrapper');
+    }
+    const batchSize = setting.fragmentConfig?.batchSize ?? DEFAULT_FRAGMENT_BATCH_SIZE;
+    const assembled = await this.deps.fragments.assemble(
+      state.accountId,
+      groupId,
+      guideId,
+      guide,
+      wrapper as Record<string, unknown>,
+      batchSize,
+    );
+    const transactionId = execution.transactionIds[0] ?? state.executionId;
+    const key = artifactKey(state.accountId, 'transaction', transactionId, 'input');
+    await this.deps.artifacts.putPieces(key, jsonPieces(wrapper), 'application/json', 'utf8');
+    return {
+      ...state,
+      needsFragments: false,
+      transactionKey: key,
+      fragments: { keyName: assembled.keyName, fragmentCount: assembled.fragments, loops: assembled.loops, batchSize },
+    };
+  }
+
+  /** Workflow step `Generate`: the file of an asynchronous execution, as the synchronous case makes it. */
+  async generateStep(state: WorkflowState): Promise<WorkflowState> {
+    const execution = await this.beginStep(state);
+    if (execution.artifacts.output) return { ...state, needsGeneration: false }; // a replayed step
+    const request = execution.request ?? {};
+    const transaction = await this.stepTransaction(state, execution);
+    const inputKey = state.transactionKey?.includes('/transactions/') ? state.transactionKey : undefined;
+    const size = inputKey ? await this.deps.artifacts.size(inputKey) : undefined;
+    await this.generate(
+      {
+        accountId: state.accountId,
+        partnershipId: execution.partnershipId ?? '',
+        inputText: '',
+        ...(request.characterSet ? { characterSet: request.characterSet as GenerationOptions['characterSet'] & string } : {}),
+        ...(request.repairOptions ? { repairOptions: request.repairOptions as RepairOptions } : {}),
+        ...(request.filename ? { filename: request.filename } : {}),
+        ...(request.interchangeOverrides ? { interchangeOverrides: request.interchangeOverrides as InterchangeOverrides } : {}),
+        ...(request.interchangeAuthorization
+          ? { interchangeAuthorization: request.interchangeAuthorization as InterchangeAuthorization }
+          : {}),
+      },
+      [{ transactionSettingId: execution.transactionSettingId ?? '', transactions: [transaction] }],
+      '$.transaction',
+      true,
+      {
+        execution,
+        ...(inputKey && size !== undefined
+          ? { transactionInput: { key: inputKey, contentType: 'application/json', sizeBytes: size } }
+          : {}),
+        ...(state.fragments ? { fragments: state.fragments } : {}),
+      },
+    );
+    return { ...state, needsGeneration: false };
+  }
+
+  /** The execution a step works on, moved to IN_PROGRESS; a finished one stops the step. */
+  private async beginStep(state: WorkflowState): Promise<ExecutionRecord> {
+    const updated = await this.deps.executions.updateExecution(state.accountId, state.executionId, ['STARTED', 'IN_PROGRESS'], {
+      status: 'IN_PROGRESS',
+      updatedAt: this.deps.clock.now().toISOString(),
+    });
+    if (!updated) throw new ConflictError(`execution ${state.executionId} is no longer in progress`, 'execution_finished');
+    return updated;
+  }
+
+  /** The transaction a step starts from: the previous step's document, or the request's `transaction`. */
+  private async stepTransaction(state: WorkflowState, execution: ExecutionRecord): Promise<unknown> {
+    const key = state.transactionKey ?? execution.artifacts.input?.key;
+    const bytes = key ? await this.deps.artifacts.get(key) : undefined;
+    if (!bytes) throw new NotFoundError('input of execution', state.executionId);
+    const parsed = JSON.parse(Buffer.from(bytes).toString('utf8')) as unknown;
+    return state.transactionKey ? parsed : (parsed as { transaction?: unknown }).transaction;
+  }
+
   private async generate(
     command: GenerationOptions & { accountId: string; partnershipId: string; inputText: string },
     groupCommands: TransactionGroupCommand[],
     root: string,
     single: boolean,
+    existing?: {
+      execution: ExecutionRecord;
+      transactionInput?: ArtifactRef;
+      fragments?: WorkflowState['fragments'];
+    },
   ): Promise<GeneratedFile> {
     const { partners, clock, ids } = this.deps;
     const accountId = command.accountId;
@@ -221,15 +430,9 @@ export class OutboundFiles {
     const groups: ResolvedGroup[] = [];
     for (const group of groupCommands) {
       const setting = await partners.getOutboundSetting(accountId, command.partnershipId, group.transactionSettingId);
-      if (!setting.guideId) {
-        throw new ValidationError(
-          `outbound setting '${group.transactionSettingId}' has no guide; set guideId on it to generate files`,
-          [],
-          'invalid_configuration',
-        );
-      }
-      const guide = await this.deps.guides.get(accountId, setting.guideId);
-      if (!guide) throw new NotFoundError('guide', setting.guideId);
+      const guideId = requireGuideId(setting);
+      const guide = await this.deps.guides.get(accountId, guideId);
+      if (!guide) throw new NotFoundError('guide', guideId);
       groups.push({
         setting,
         guide,
@@ -306,16 +509,20 @@ export class OutboundFiles {
       );
     }
 
-    const executionId = ids.next();
-    const transactionIds = groups.flatMap((g) => g.transactions.map(() => ids.next()));
-    const filename = command.filename ?? executionId;
-    const createdAt = now.toISOString();
+    const executionId = existing?.execution.executionId ?? ids.next();
+    const transactionCount = groups.reduce((n, g) => n + g.transactions.length, 0);
+    const transactionIds =
+      existing && existing.execution.transactionIds.length === transactionCount
+        ? existing.execution.transactionIds
+        : groups.flatMap((g) => g.transactions.map(() => ids.next()));
+    const filename = command.filename ?? existing?.execution.filename ?? executionId;
+    const createdAt = existing?.execution.createdAt ?? now.toISOString();
     const inputKey = artifactKey(accountId, 'execution', executionId, 'input');
     const outputKey = artifactKey(accountId, 'execution', executionId, 'output');
-    const ediBytes = Buffer.from(result.edi, 'latin1');
-    await Promise.all([
-      this.deps.artifacts.put(inputKey, command.inputText, 'application/json'),
-      this.deps.artifacts.put(outputKey, ediBytes, 'application/edi-x12'),
+    // written from the generator's pieces: a large file is never joined into one string
+    const [outputBytes] = await Promise.all([
+      this.deps.artifacts.putPieces(outputKey, result.pieces, 'application/edi-x12', 'latin1'),
+      existing ? Promise.resolve() : this.deps.artifacts.put(inputKey, command.inputText, 'application/json'),
     ]);
     const connections = uniqueConnections(groups.map((g) => g.setting));
     const mode = usage === 'P' ? 'production' : usage === 'T' ? 'test' : 'other';
@@ -334,13 +541,23 @@ export class OutboundFiles {
       fileType: 'EDI/X12',
       filename,
       artifacts: {
-        input: { key: inputKey, contentType: 'application/json', sizeBytes: Buffer.byteLength(command.inputText, 'utf8') },
-        output: { key: outputKey, contentType: 'application/edi-x12', sizeBytes: ediBytes.length },
+        input: existing?.execution.artifacts.input ?? {
+          key: inputKey,
+          contentType: 'application/json',
+          sizeBytes: Buffer.byteLength(command.inputText, 'utf8'),
+        },
+        output: { key: outputKey, contentType: 'application/edi-x12', sizeBytes: outputBytes },
       },
       connections,
       faults: [],
       interchangeControlNumber: numbers.interchange,
       groupControlNumbers: groupNumbers,
+      envelope: {
+        acknowledgmentRequestedCode: input.isa.acknowledgmentRequested,
+        sender: { profileId: local.profileId, qualifier: local.interchangeQualifier, id: local.interchangeId },
+        receiver: { profileId: partner.profileId, qualifier: partner.interchangeQualifier, id: partner.interchangeId },
+      },
+      ...(existing?.execution.request ? { request: existing.execution.request } : {}),
     };
     // Each transaction's input is its Guide JSON; its output is the file that carries it.
     let t = 0;
@@ -348,9 +565,12 @@ export class OutboundFiles {
     for (const [gi, group] of groups.entries()) {
       for (const [ti, json] of group.transactions.entries()) {
         const transactionId = transactionIds[t++]!;
-        const jsonKey = artifactKey(accountId, 'transaction', transactionId, 'input');
-        const text = JSON.stringify(json);
-        await this.deps.artifacts.put(jsonKey, text, 'application/json');
+        let inputRef = existing?.transactionInput;
+        if (!inputRef) {
+          const jsonKey = artifactKey(accountId, 'transaction', transactionId, 'input');
+          const sizeBytes = await this.deps.artifacts.putPieces(jsonKey, jsonPieces(json), 'application/json', 'utf8');
+          inputRef = { key: jsonKey, contentType: 'application/json', sizeBytes };
+        }
         transactions.push({
           accountId,
           transactionId,
@@ -364,10 +584,16 @@ export class OutboundFiles {
           guideId: group.setting.guideId,
           transactionSetIdentifier: group.guide.transactionSet,
           controlNumber: stControlNumber(json, ti),
-          artifacts: {
-            input: { key: jsonKey, contentType: 'application/json', sizeBytes: Buffer.byteLength(text, 'utf8') },
-            output: execution.artifacts.output!,
-          },
+          artifacts: { input: inputRef, output: execution.artifacts.output! },
+          ...(existing?.fragments
+            ? {
+                fragments: {
+                  keyName: existing.fragments.keyName,
+                  fragmentCount: existing.fragments.fragmentCount,
+                  batchSize: existing.fragments.batchSize,
+                },
+              }
+            : {}),
           x12: {
             metadata: {
               interchange: { acknowledgmentRequestedCode: input.isa.acknowledgmentRequested, controlNumber: numbers.interchange },
@@ -395,25 +621,55 @@ export class OutboundFiles {
         });
       }
     }
-    await this.deps.executions.createExecution(execution);
     await Promise.all(transactions.map((tx) => this.deps.executions.createTransaction(tx)));
-    await this.deps.workflow.start(executionId, {
-      accountId,
-      executionId,
-      needsMapping: false,
-      needsFragments: false,
-      needsGeneration: false,
-      connections,
-    });
+    if (existing) {
+      const { accountId: _a, executionId: _e, createdAt: _c, status: _s, ...changes } = execution;
+      const updated = await this.deps.executions.updateExecution(accountId, executionId, ['STARTED', 'IN_PROGRESS'], {
+        ...changes,
+        updatedAt: now.toISOString(),
+      });
+      if (!updated) throw new ConflictError(`execution ${executionId} is no longer in progress`, 'execution_finished');
+    } else {
+      await this.deps.executions.createExecution(execution);
+      const state: WorkflowState = {
+        accountId,
+        executionId,
+        needsMapping: false,
+        needsFragments: false,
+        needsGeneration: false,
+        connections,
+      };
+      await this.deps.workflow.start(executionId, { ...state });
+    }
     return {
       fileExecutionId: executionId,
       transactionIds,
-      edi: result.edi,
+      get edi() {
+        return result.edi;
+      },
       filename,
       interchangeControlNumber: numbers.interchange,
       groupControlNumbers: groupNumbers,
     };
   }
+}
+
+function requireGuideId(setting: OutboundSettingView): string {
+  if (!setting.guideId) {
+    throw new ValidationError(
+      `outbound setting '${setting.outboundX12TransactionSettingsId}' has no guide; set guideId on it to generate files`,
+      [],
+      'invalid_configuration',
+    );
+  }
+  return setting.guideId;
+}
+
+function groupLocked(groupId: string, executionId: string | undefined): ConflictError {
+  return new ConflictError(
+    `fragment group '${groupId}' is locked: it was already used${executionId ? ` by execution ${executionId}` : ''}; a group is used in one generation call only`,
+    'fragment_group_locked',
+  );
 }
 
 function defaultApplicationId(profile: ProfileView): string {

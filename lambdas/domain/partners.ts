@@ -300,8 +300,11 @@ export interface RemoteFtpAlgorithms {
   compress?: string[];
 }
 
+/** `FTP` is plain FTP without TLS: credentials and files cross the network in clear. */
+export type RemoteFtpProtocol = 'SFTP' | 'FTPS' | 'FTP';
+
 export interface RemoteFtpFields {
-  protocol: 'SFTP' | 'FTPS';
+  protocol: RemoteFtpProtocol;
   host: string;
   port: number;
   username: string;
@@ -322,6 +325,11 @@ export interface RemoteFtpFields {
   readyTimeout?: number;
   timeout?: number;
   algorithms?: RemoteFtpAlgorithms;
+  /**
+   * SFTP only: the server's host key as OpenSSH prints it (`SHA256:` and the unpadded base64 of the
+   * key's SHA-256). When set, a server presenting another key is refused.
+   */
+  hostKeyFingerprint?: string;
   lastPollAt?: string;
 }
 
@@ -448,7 +456,7 @@ export interface As2Certificates {
 export type ConnectionInput =
   | (ConnectionInputCommon & {
       connectionType: 'remote-ftp';
-      protocol: 'SFTP' | 'FTPS';
+      protocol: RemoteFtpProtocol;
       host: string;
       port?: number;
       username: string;
@@ -1297,9 +1305,9 @@ export class Partners {
       }
     }
     if (connectionType === 'remote-ftp') {
-      const protocol = fields.protocol as 'SFTP' | 'FTPS';
+      const protocol = fields.protocol as RemoteFtpProtocol;
       const implicit = (fields.ftpsAdvancedFields as { isImplicit?: boolean } | undefined)?.isImplicit === true;
-      fields.port = (fields.port as number | undefined) ?? (protocol === 'SFTP' ? 22 : implicit ? 990 : 21);
+      fields.port = (fields.port as number | undefined) ?? (protocol === 'SFTP' ? 22 : protocol === 'FTPS' && implicit ? 990 : 21);
       fields.enablePolling = (fields.enablePolling as boolean | undefined) ?? false;
       fields.pollingInterval = (fields.pollingInterval as number | undefined) ?? 5;
       fields.pollingIntervalUnit = (fields.pollingIntervalUnit as string | undefined) ?? 'minutes';
@@ -1311,8 +1319,8 @@ export class Partners {
           path: '$.password',
         });
       }
-      if (protocol === 'FTPS' && !secrets.password) {
-        errors.push({ error: 'missing_field', message: '$.password: an FTPS connection needs a password', path: '$.password' });
+      if (protocol !== 'SFTP' && !secrets.password) {
+        errors.push({ error: 'missing_field', message: `$.password: an ${protocol} connection needs a password`, path: '$.password' });
       }
       if (typeof fields.filterPattern === 'string') {
         try {

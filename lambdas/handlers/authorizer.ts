@@ -3,20 +3,24 @@
  * account. The policy covers the whole API, since API Gateway caches it per key for 300 s.
  */
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
-import { createAwsClients } from '../adapters/aws/clients';
+import { createDocumentClient } from '../adapters/aws/dynamo-client';
 import { DynamoDbApiKeyStore } from '../adapters/aws/dynamodb-api-key-store';
 import { ApiKeys } from '../domain/api-keys';
 import { DomainError } from '../domain/errors';
 import type { ApiKeyRecord } from '../ports';
-import { systemClock } from './compose';
 import { ENV, requireEnv } from './env';
 import { jsonLogger } from './log';
 import { awsOptionsFromEnv } from './runtime';
+import { systemClock } from './system';
 
 let keys: ApiKeys | undefined;
 
 function apiKeys(): ApiKeys {
-  keys ??= new ApiKeys(new DynamoDbApiKeyStore(createAwsClients(awsOptionsFromEnv()).dynamo, requireEnv(ENV.configTable)), systemClock);
+  if (!keys) {
+    const aws = awsOptionsFromEnv();
+    const client = createDocumentClient({ region: aws.region, ...(aws.endpoints?.dynamodb ? { endpoint: aws.endpoints.dynamodb } : {}) });
+    keys = new ApiKeys(new DynamoDbApiKeyStore(client, requireEnv(ENV.configTable)), systemClock);
+  }
   return keys;
 }
 

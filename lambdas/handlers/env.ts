@@ -22,6 +22,8 @@ export const ENV = {
   tokenSecret: 'EDI_TOKEN_SECRET',
   /** Seconds between delivery attempts (360 on AWS). */
   deliveryRetrySeconds: 'EDI_DELIVERY_RETRY_SECONDS',
+  /** The API's public base URL ending in the version, e.g. https://api.example.com/2023-08-01 (events link to it). */
+  apiBaseUrl: 'EDI_API_BASE_URL',
   /** Region name reported in events. */
   region: 'AWS_REGION',
 } as const;

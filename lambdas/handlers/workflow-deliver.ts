@@ -1,7 +1,7 @@
 /** Step Functions task `Attempt`: one delivery attempt to one connection. */
 import type { DeliveryStep } from '../domain/delivery';
-import { workflowDeliveries } from './workflow-service';
+import { runStep, workflowDomain } from './workflow-service';
 
-export async function handler(event: DeliveryStep): Promise<DeliveryStep & { delivered: boolean }> {
-  return workflowDeliveries().attempt(event);
+export function handler(event: DeliveryStep): Promise<DeliveryStep & { delivered: boolean }> {
+  return runStep('Attempt', () => workflowDomain().deliveries.attempt(event));
 }

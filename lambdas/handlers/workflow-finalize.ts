@@ -1,8 +1,10 @@
 /** Step Functions tasks `Finalize` and `Failed`: the execution's final status. */
 import type { FinalizeStep } from '../domain/delivery';
-import { workflowDeliveries } from './workflow-service';
+import { runStep, workflowDomain } from './workflow-service';
 
-export async function handler(event: FinalizeStep): Promise<{ executionId: string; status: string }> {
-  const execution = await workflowDeliveries().finalize(event);
-  return { executionId: event.executionId, status: execution?.status ?? 'UNCHANGED' };
+export function handler(event: FinalizeStep): Promise<{ executionId: string; status: string }> {
+  return runStep('Finalize', async () => {
+    const execution = await workflowDomain().deliveries.finalize(event);
+    return { executionId: event.executionId, status: execution?.status ?? 'UNCHANGED' };
+  });
 }

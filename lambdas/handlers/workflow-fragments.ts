@@ -1,4 +1,7 @@
-/** Lambda entry point: workflow-fragments (being built; see the open service issue). */
-export async function handler(_event: unknown): Promise<never> {
-  throw new Error('workflow-fragments handler is not built yet');
+/** Step Functions task `Fragments`: assembles the locked fragment group into the transaction. */
+import type { WorkflowState } from '../domain/outbound';
+import { runStep, workflowDomain } from './workflow-service';
+
+export function handler(event: WorkflowState): Promise<WorkflowState> {
+  return runStep('Fragments', () => workflowDomain().outbound.fragmentsStep(event));
 }

@@ -1,4 +1,7 @@
-/** Lambda entry point: workflow-generate (being built; see the open service issue). */
-export async function handler(_event: unknown): Promise<never> {
-  throw new Error('workflow-generate handler is not built yet');
+/** Step Functions task `Generate`: generates the X12 file of an asynchronous execution. */
+import type { WorkflowState } from '../domain/outbound';
+import { runStep, workflowDomain } from './workflow-service';
+
+export function handler(event: WorkflowState): Promise<WorkflowState> {
+  return runStep('Generate', () => workflowDomain().outbound.generateStep(event));
 }

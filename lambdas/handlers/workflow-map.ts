@@ -1,4 +1,7 @@
-/** Lambda entry point: workflow-map (being built; see the open service issue). */
-export async function handler(_event: unknown): Promise<never> {
-  throw new Error('workflow-map handler is not built yet');
+/** Step Functions task `Map`: applies the request's mapping (asynchronous files). */
+import type { WorkflowState } from '../domain/outbound';
+import { runStep, workflowDomain } from './workflow-service';
+
+export function handler(event: WorkflowState): Promise<WorkflowState> {
+  return runStep('Map', () => workflowDomain().outbound.mapStep(event));
 }

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { ERROR_TYPE_HEADER, errorTypeFor } from '../handlers/http/error-types';
+import { OPENAPI_PATH } from '../handlers/http/openapi';
 import { invoke } from './functions';
 import { LOCAL_ACCOUNT } from './topology';
 
@@ -9,9 +11,13 @@ export const API_STAGE = '2023-08-01';
 /** API Gateway's own payload limit. */
 const MAX_PAYLOAD_BYTES = 10 * 1024 * 1024;
 
-function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(typeof body === 'string' ? body : JSON.stringify(body));
+/** Methods and paths (below the stage) that API Gateway serves without the authorizer, as lib/constructs/exchange-api.ts declares them. */
+const PUBLIC_ROUTES: ReadonlyArray<{ method: string; path: string }> = [{ method: 'GET', path: OPENAPI_PATH }];
+
+/** A gateway-level error, with the `x-amzn-errortype` header API Gateway's responses carry (lib/constructs/exchange-api.ts). */
+function sendError(res: ServerResponse, status: number, error: string, message: string): void {
+  res.writeHead(status, { 'content-type': 'application/json', [ERROR_TYPE_HEADER]: errorTypeFor(status) });
+  res.end(JSON.stringify({ error, message }));
 }
 
 /**
@@ -23,19 +29,19 @@ export async function startApiGateway(options: {
   host: string;
 }): Promise<{ url: string; server: Server; stop(): Promise<void> }> {
   const server = createServer((req, res) => {
-    handle(req, res).catch(() => send(res, 500, { error: 'internal_error', message: 'the local gateway failed to handle the request' }));
+    handle(req, res).catch(() => sendError(res, 500, 'internal_error', 'the local gateway failed to handle the request'));
   });
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const prefix = `/${API_STAGE}`;
     if (url.pathname !== prefix && !url.pathname.startsWith(`${prefix}/`)) {
-      return send(res, 404, { error: 'not_found', message: `no API here; the API is under /${API_STAGE}` });
+      return sendError(res, 404, 'not_found', `no API here; the API is under /${API_STAGE}`);
     }
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const chunk of req) {
       size += (chunk as Buffer).length;
-      if (size > MAX_PAYLOAD_BYTES) return send(res, 413, { error: 'payload_too_large', message: 'the request body exceeds 10 MB' });
+      if (size > MAX_PAYLOAD_BYTES) return sendError(res, 413, 'payload_too_large', 'the request body exceeds 10 MB');
       chunks.push(chunk as Buffer);
     }
     const headers: Record<string, string> = {};
@@ -44,17 +50,21 @@ export async function startApiGateway(options: {
     const method = (req.method ?? 'GET').toUpperCase();
     const methodArn = `arn:aws:execute-api:us-east-1:${LOCAL_ACCOUNT}:local/${API_STAGE}/${method}${path}`;
 
-    const authorization = Object.entries(headers).find(([n]) => n.toLowerCase() === 'authorization')?.[1];
-    if (!authorization) return send(res, 403, { error: 'forbidden', message: 'an API key is required in the Authorization header' });
-    const policy = (await invoke('authorizer', {
-      type: 'REQUEST',
-      methodArn,
-      headers,
-      httpMethod: method,
-      path,
-    })) as APIGatewayAuthorizerResult;
-    const allowed = policy.policyDocument.Statement.some((s) => s.Effect === 'Allow');
-    if (!allowed) return send(res, 403, { error: 'forbidden', message: 'the API key is invalid or has been revoked' });
+    let authorizerContext: Record<string, unknown> = {};
+    if (!PUBLIC_ROUTES.some((r) => r.method === method && r.path === path)) {
+      const authorization = Object.entries(headers).find(([n]) => n.toLowerCase() === 'authorization')?.[1];
+      if (!authorization) return sendError(res, 403, 'forbidden', 'an API key is required in the Authorization header');
+      const policy = (await invoke('authorizer', {
+        type: 'REQUEST',
+        methodArn,
+        headers,
+        httpMethod: method,
+        path,
+      })) as APIGatewayAuthorizerResult;
+      const allowed = policy.policyDocument.Statement.some((s) => s.Effect === 'Allow');
+      if (!allowed) return sendError(res, 403, 'forbidden', 'the API key is invalid or has been revoked');
+      authorizerContext = { ...(policy.context ?? {}), principalId: policy.principalId };
+    }
 
     const query: Record<string, string> = {};
     for (const [k, v] of url.searchParams) if (!(k in query)) query[k] = v;
@@ -80,7 +90,7 @@ export async function startApiGateway(options: {
         httpMethod: method,
         path: `/${API_STAGE}${path}`,
         resourcePath: '/{proxy+}',
-        authorizer: { ...(policy.context ?? {}), principalId: policy.principalId },
+        authorizer: authorizerContext,
       },
     } as unknown as APIGatewayProxyEvent;
     const result = (await invoke('api', event)) as APIGatewayProxyResult;

@@ -9,6 +9,7 @@ const LOADERS: Record<string, () => Promise<{ handler: Handler }>> = {
   'workflow-generate': () => import('../handlers/workflow-generate') as Promise<{ handler: Handler }>,
   'workflow-deliver': () => import('../handlers/workflow-deliver') as Promise<{ handler: Handler }>,
   'workflow-finalize': () => import('../handlers/workflow-finalize') as Promise<{ handler: Handler }>,
+  'events-relay': () => import('../handlers/events-relay') as Promise<{ handler: Handler }>,
 };
 
 export function knownHandlers(): string[] {

@@ -11,6 +11,7 @@ import { startApiGateway } from './api-gateway';
 import { startAwsJsonServer } from './aws-json-server';
 import { createResources, LOCAL_CREDENTIALS, startDynamo, startS3, startSqs } from './emulators';
 import { LocalEventBus } from './event-bus';
+import { invoke } from './functions';
 import { LocalStepFunctions } from './step-functions';
 import { deriveTopology, LOCAL_REGION, type Template, type Topology } from './topology';
 
@@ -124,6 +125,15 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
 
     const api = await startApiGateway({ port: options.port ?? 3000, host: options.host ?? '127.0.0.1' });
     stops.push(api.stop);
+    process.env[ENV.apiBaseUrl] = api.url;
+    // Scheduled functions (the event outbox relay) on their rate, as EventBridge Scheduler would run them.
+    for (const schedule of topology.schedules) {
+      const timer = setInterval(() => {
+        invoke(schedule.handler, {}).catch(() => logger.error('scheduled function failed', { handler: schedule.handler }));
+      }, schedule.rateSeconds * 1000);
+      timer.unref();
+      stops.push(async () => clearInterval(timer));
+    }
     stepFunctions.resume();
 
     const endpoints: LocalEndpoints = {

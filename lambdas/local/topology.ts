@@ -49,6 +49,8 @@ export interface Topology {
   stateMachine?: { logicalId: string; arn: string; definition: Record<string, Json> };
   busNames: string[];
   rules: RuleSpec[];
+  /** Functions run on a schedule (rules with a `rate(...)` schedule expression and a function target). */
+  schedules: Array<{ logicalId: string; handler: string; rateSeconds: number }>;
   /** SQS queue -> function, from event source mappings. */
   queueConsumers: Array<{ queue: string; handler: string; batchSize: number }>;
   /** Bucket -> queue for ObjectCreated, from the bucket notification configuration. */
@@ -139,6 +141,7 @@ export function deriveTopology(template: Template): Topology {
     functions: [],
     busNames: [],
     rules: [],
+    schedules: [],
     queueConsumers: [],
     bucketNotifications: [],
   };
@@ -192,6 +195,13 @@ export function deriveTopology(template: Template): Topology {
     } else if (r.Type === 'AWS::StepFunctions::StateMachine') {
       const definition = JSON.parse(String(resolve(template, p.DefinitionString))) as Record<string, Json>;
       topology.stateMachine = { logicalId: id, arn: arnFor(r, id), definition };
+    } else if (r.Type === 'AWS::Events::Rule' && p.ScheduleExpression !== undefined) {
+      const rateSeconds = rateOf(String(p.ScheduleExpression));
+      for (const target of (p.Targets ?? []) as Array<{ Arn: Json }>) {
+        const fn = refId(target.Arn);
+        if (fn && handlerOf.has(fn) && rateSeconds !== undefined)
+          topology.schedules.push({ logicalId: id, handler: handlerOf.get(fn)!, rateSeconds });
+      }
     } else if (r.Type === 'AWS::Events::Rule') {
       const bus = p.EventBusName === undefined ? 'default' : String(resolve(template, p.EventBusName));
       const targets = (p.Targets ?? []) as Array<{ Arn: Json }>;
@@ -221,4 +231,12 @@ export function deriveTopology(template: Template): Topology {
     if (bus) rule.busName = String(bus[1].Properties?.Name ?? rule.busName);
   }
   return topology;
+}
+
+/** Seconds of a `rate(n unit)` schedule expression; `undefined` for other expressions. */
+export function rateOf(expression: string): number | undefined {
+  const m = /^rate\((\d+) (minute|minutes|hour|hours|day|days)\)$/.exec(expression);
+  if (!m) return undefined;
+  const unit = m[2]!.startsWith('minute') ? 60 : m[2]!.startsWith('hour') ? 3600 : 86400;
+  return Number(m[1]) * unit;
 }

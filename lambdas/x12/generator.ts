@@ -643,8 +643,10 @@ export interface GenerateInput extends InterchangeEnvelope {
 
 export interface GenerateResult {
   ok: boolean;
-  /** The X12 text (also when issues were found, for inspection). */
-  edi: string;
+  /** The X12 text (also when issues were found, for inspection): the pieces joined on first use. */
+  readonly edi: string;
+  /** The X12 text in pieces, in order (large files are written from these without joining them). */
+  pieces: readonly string[];
   delimiters: Delimiters;
   issues: X12Issue[];
 }
@@ -776,17 +778,27 @@ export function generateInterchange(input: GenerateInput): GenerateResult {
     parts.push(['GE', String(sets.length), String(gs.controlNumber)].join(d.element) + term);
   });
   parts.push(['IEA', String(pass.groups.length), String(input.isa.controlNumber).padStart(9, '0')].join(d.element) + term);
-  let edi = parts.join('');
+  let pieces: string[] = parts;
   if (input.wrapColumn !== undefined && input.wrapColumn > 0) {
     // a reader knows a file is wrapped from a line break inside ISA (before ISA15's separator),
     // and a line-break terminator cannot be wrapped
     if (input.wrapColumn < 2 || input.wrapColumn > 100 || d.segment === '\n' || d.segment === '\r') {
       issues.push(issue('INVALID_JSON_VALUE', 'wrapColumn must be 2 to 100 and the segment terminator not a line break'));
     } else {
-      edi = wrap(edi.replace(/\r?\n/g, ''), input.wrapColumn, lb || '\n');
+      pieces = [wrap(parts.join('').replace(/\r?\n/g, ''), input.wrapColumn, lb || '\n')];
     }
   }
-  return { ok: issues.length === 0, edi, delimiters: d, issues };
+  let joined: string | undefined;
+  return {
+    ok: issues.length === 0,
+    get edi() {
+      joined ??= pieces.join('');
+      return joined;
+    },
+    pieces,
+    delimiters: d,
+    issues,
+  };
 }
 
 function wrap(text: string, column: number, lineBreak: string): string {

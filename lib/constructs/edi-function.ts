@@ -19,6 +19,7 @@ export const HANDLER_NAMES = [
   'workflow-generate',
   'workflow-deliver',
   'workflow-finalize',
+  'events-relay',
 ] as const;
 
 export type HandlerName = (typeof HANDLER_NAMES)[number];
@@ -26,8 +27,18 @@ export type HandlerName = (typeof HANDLER_NAMES)[number];
 /** CloudFormation metadata key on every function resource: the handler name, read by the local runtime. */
 export const HANDLER_METADATA_KEY = 'edi:handler';
 
-/** Makes esbuild's ESM output able to load CommonJS dependencies that call `require`. */
-export const ESM_REQUIRE_BANNER = "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
+/**
+ * Makes esbuild's ESM output able to run CommonJS dependencies that call `require` or read
+ * `__filename` / `__dirname` when they load (ssh2 does).
+ */
+export const ESM_REQUIRE_BANNER =
+  "import { createRequire } from 'module'; import { fileURLToPath as __edi_fileURLToPath } from 'url'; import { dirname as __edi_dirname } from 'path'; const require = createRequire(import.meta.url); const __filename = __edi_fileURLToPath(import.meta.url); const __dirname = __edi_dirname(__filename);";
+
+/**
+ * Left out of bundles: native add-ons that dependencies load optionally inside try/catch (ssh2's
+ * `cpu-features` and its `sshcrypto.node`); without them ssh2 uses its JavaScript crypto.
+ */
+export const EXTERNAL_MODULES = ['cpu-features', '*.node'];
 
 /**
  * The project folder: the nearest folder above this module that holds `lambdas/handlers` (this
@@ -118,7 +129,7 @@ export class EdiFunction extends Construct implements IGrantable {
         sourceMap: true,
         mainFields: ['module', 'main'],
         banner: ESM_REQUIRE_BANNER,
-        externalModules: [],
+        externalModules: EXTERNAL_MODULES,
       },
     });
     (this.function.node.defaultChild as CfnResource).addMetadata(HANDLER_METADATA_KEY, props.handlerName);

@@ -25,6 +25,15 @@ import type { Storage } from './storage';
 /** The public API version; it is also the stage name, so every URL starts with it. */
 export const API_STAGE_NAME = '2023-08-01';
 
+/** The OpenAPI document's resource (GET, no API key), answered by the api function. */
+export const OPENAPI_RESOURCE = 'openapi.json';
+
+/**
+ * The `x-amzn-errortype` header of the gateway's own error responses; the same names as the api
+ * function's errors (lambdas/handlers/http/error-types.ts, which lib/ does not import).
+ */
+export const ERROR_TYPE_HEADER = 'x-amzn-errortype';
+
 export interface ApiThrottling {
   /** Steady-state requests per second for the stage. */
   readonly rateLimit: number;
@@ -52,8 +61,9 @@ const FORBIDDEN_BODY = JSON.stringify({
 /**
  * The public REST API: one Lambda (`api`) behind a `{proxy+}` resource and the root, a cached
  * REQUEST authorizer (`authorizer`) that checks the API key in the Authorization header, JSON
- * gateway responses in the service's `{error, message}` shape, access logs, tracing, throttling,
- * and the WAF web ACL in front of the stage.
+ * gateway responses in the service's `{error, message}` shape with an `x-amzn-errortype` header,
+ * access logs, tracing, throttling, and the WAF web ACL in front of the stage. `GET /openapi.json`
+ * (the API's OpenAPI document) is the one method without the authorizer.
  */
 export class ExchangeApi extends Construct {
   readonly restApi: RestApi;
@@ -162,39 +172,66 @@ export class ExchangeApi extends Construct {
       );
     }
 
+    // The OpenAPI document is public, like any published API description: an explicit resource wins
+    // over {proxy+}, so only GET /openapi.json skips the authorizer (other methods on it get 403).
+    const openApiMethod = this.restApi.root
+      .addResource(OPENAPI_RESOURCE)
+      .addMethod('GET', integration, { authorizationType: AuthorizationType.NONE });
+    acknowledge(
+      openApiMethod,
+      'GET /openapi.json serves the OpenAPI description of the API, which holds no account data and is meant to be read before a client has a key; every other method and path goes through the API key authorizer.',
+      'AwsSolutions-APIG4',
+      'AwsSolutions-COG4',
+    );
+
     const json = (body: string) => ({ 'application/json': body });
+    const errorType = (name: string) => ({ [ERROR_TYPE_HEADER]: `'${name}'` });
     // A missing Authorization header (UNAUTHORIZED) and a denied key (ACCESS_DENIED) look the same to clients.
     this.restApi.addGatewayResponse('UnauthorizedResponse', {
       type: ResponseType.UNAUTHORIZED,
       statusCode: '403',
+      responseHeaders: errorType('AccessDeniedException'),
       templates: json(FORBIDDEN_BODY),
     });
     this.restApi.addGatewayResponse('AccessDeniedResponse', {
       type: ResponseType.ACCESS_DENIED,
       statusCode: '403',
+      responseHeaders: errorType('AccessDeniedException'),
       templates: json(FORBIDDEN_BODY),
+    });
+    // A method a resource lacks (e.g. POST /openapi.json): 403, as the api function answers it behind {proxy+}.
+    this.restApi.addGatewayResponse('MissingAuthenticationTokenResponse', {
+      type: ResponseType.MISSING_AUTHENTICATION_TOKEN,
+      statusCode: '403',
+      responseHeaders: errorType('AccessDeniedException'),
+      templates: json(JSON.stringify({ error: 'method_not_allowed', message: 'This method is not allowed on this path.' })),
     });
     this.restApi.addGatewayResponse('WafFilteredResponse', {
       type: ResponseType.WAF_FILTERED,
       statusCode: '403',
+      responseHeaders: errorType('AccessDeniedException'),
       templates: json(JSON.stringify({ error: 'forbidden', message: 'The request was blocked by the web application firewall.' })),
     });
     this.restApi.addGatewayResponse('ThrottledResponse', {
       type: ResponseType.THROTTLED,
       statusCode: '429',
+      responseHeaders: errorType('ThrottlingException'),
       templates: json(JSON.stringify({ error: 'too_many_requests', message: 'Too many requests; retry later.' })),
     });
     this.restApi.addGatewayResponse('RequestTooLargeResponse', {
       type: ResponseType.REQUEST_TOO_LARGE,
       statusCode: '413',
+      responseHeaders: errorType('PayloadTooLargeException'),
       templates: json(JSON.stringify({ error: 'payload_too_large', message: 'The request body is too large.' })),
     });
     this.restApi.addGatewayResponse('Default4xxResponse', {
       type: ResponseType.DEFAULT_4XX,
+      responseHeaders: errorType('BadRequestException'),
       templates: json('{"error":"bad_request","message":$context.error.messageString}'),
     });
     this.restApi.addGatewayResponse('Default5xxResponse', {
       type: ResponseType.DEFAULT_5XX,
+      responseHeaders: errorType('InternalFailureException'),
       templates: json(JSON.stringify({ error: 'internal_error', message: 'The service could not process the request; retry later.' })),
     });
 

@@ -37,15 +37,22 @@ export interface OutboundWorkflowProps {
   readonly deliveryConcurrency?: number;
 }
 
+/** Memory of the steps that hold a whole large transaction (the most every account may use without a quota raise). */
+export const LARGE_STEP_MEMORY_MB = 3008;
+
 /** Delivery attempts per connection, the first included. */
 export const MAX_DELIVERY_ATTEMPTS = 3;
 
-/** Lambda errors that are transient and retried inside a task (not counted as delivery attempts). */
+/**
+ * Errors that are transient and retried inside a task (not counted as delivery attempts): Lambda's
+ * own, and the steps' `EDI.DEPENDENCY_ERROR` (an AWS call of the step failed).
+ */
 export const TRANSIENT_LAMBDA_ERRORS = [
   'Lambda.ServiceException',
   'Lambda.AWSLambdaException',
   'Lambda.SdkClientException',
   'Lambda.TooManyRequestsException',
+  'EDI.DEPENDENCY_ERROR',
 ] as const;
 
 /**
@@ -73,12 +80,19 @@ export class OutboundWorkflow extends Construct {
       [FUNCTION_ENV.configTable]: storage.configTable.tableName,
       [FUNCTION_ENV.stateTable]: storage.stateTable.tableName,
       [FUNCTION_ENV.artifactsBucket]: storage.artifactsBucket.bucketName,
+      [FUNCTION_ENV.eventBusName]: props.eventBusName,
     };
-    const eventsEnvironment = { [FUNCTION_ENV.eventBusName]: props.eventBusName };
-    const workflowFunction = (id: string, handlerName: HandlerName, timeout: Duration, environment: Record<string, string> = {}) => {
+    const workflowFunction = (
+      id: string,
+      handlerName: HandlerName,
+      timeout: Duration,
+      environment: Record<string, string> = {},
+      memorySize?: number,
+    ) => {
       const fn = new EdiFunction(this, id, {
         handlerName,
         timeout,
+        ...(memorySize ? { memorySize } : {}),
         logEncryptionKey: storage.key,
         environment: { ...baseEnvironment, ...environment },
         description: `EDI Exchange outbound workflow: ${handlerName}`,
@@ -89,13 +103,13 @@ export class OutboundWorkflow extends Construct {
     };
     const functions = {
       map: workflowFunction('WorkflowMapFunction', 'workflow-map', Duration.minutes(5)),
-      fragments: workflowFunction('WorkflowFragmentsFunction', 'workflow-fragments', Duration.minutes(5)),
-      generate: workflowFunction('WorkflowGenerateFunction', 'workflow-generate', Duration.minutes(5)),
+      // 100,000 fragment loops are assembled and generated in one invocation (see npm run bench)
+      fragments: workflowFunction('WorkflowFragmentsFunction', 'workflow-fragments', Duration.minutes(15), {}, LARGE_STEP_MEMORY_MB),
+      generate: workflowFunction('WorkflowGenerateFunction', 'workflow-generate', Duration.minutes(15), {}, LARGE_STEP_MEMORY_MB),
       deliver: workflowFunction('WorkflowDeliverFunction', 'workflow-deliver', Duration.minutes(5), {
-        ...eventsEnvironment,
         [FUNCTION_ENV.deliveryRetrySeconds]: String(props.deliveryRetrySeconds),
       }),
-      finalize: workflowFunction('WorkflowFinalizeFunction', 'workflow-finalize', Duration.minutes(1), eventsEnvironment),
+      finalize: workflowFunction('WorkflowFinalizeFunction', 'workflow-finalize', Duration.minutes(1)),
     };
     this.functions = functions;
     // Config writes: Generate reserves control numbers (the counters live in the config table), and so may Fragments

@@ -1,4 +1,17 @@
-import type { Clock, ConfigStore, IdGenerator, Page, PageRequest, StoredDocument } from '../../lambdas/ports';
+import type {
+  Clock,
+  ConfigStore,
+  EventBus,
+  EventOutbox,
+  FragmentGroupRecord,
+  FragmentRecord,
+  FragmentStore,
+  IdGenerator,
+  Page,
+  PageRequest,
+  ServiceEvent,
+  StoredDocument,
+} from '../../lambdas/ports';
 
 /** In-memory ConfigStore for unit tests of the domain: same semantics as the DynamoDB adapter. */
 export class MemoryConfigStore implements ConfigStore {
@@ -111,5 +124,87 @@ export class MemoryControlNumberStore implements ControlNumberStore {
   async set(accountId: string, partnershipId: string, type: 'interchange' | 'group', value: number): Promise<void> {
     const current = await this.current(accountId, partnershipId);
     this.counters.set(`${accountId}|${partnershipId}`, { ...current, [type]: value });
+  }
+}
+
+/** Fragment groups in memory, with the same lock semantics as the DynamoDB store. */
+export class MemoryFragmentStore implements FragmentStore {
+  readonly groups = new Map<string, FragmentGroupRecord>();
+  readonly fragments = new Map<string, FragmentRecord[]>();
+
+  async reserveIndex(accountId: string, groupId: string, guideId: string, at: string) {
+    const key = `${accountId}/${groupId}`;
+    const group = this.groups.get(key) ?? { accountId, fragmentGroupId: groupId, guideId, fragmentCount: 0, createdAt: at };
+    if (group.lockedAt || group.guideId !== guideId) return undefined;
+    group.fragmentCount++;
+    this.groups.set(key, group);
+    return { index: group.fragmentCount - 1, guideId: group.guideId };
+  }
+
+  async putFragment(fragment: FragmentRecord) {
+    const key = `${fragment.accountId}/${fragment.fragmentGroupId}`;
+    const list = this.fragments.get(key) ?? [];
+    list.push(structuredClone(fragment));
+    list.sort((a, b) => a.index - b.index);
+    this.fragments.set(key, list);
+  }
+
+  async getGroup(accountId: string, groupId: string) {
+    const group = this.groups.get(`${accountId}/${groupId}`);
+    return group ? { ...group } : undefined;
+  }
+
+  async lock(accountId: string, groupId: string, executionId: string, at: string) {
+    const group = this.groups.get(`${accountId}/${groupId}`);
+    if (!group || group.lockedAt) return undefined;
+    group.lockedAt = at;
+    group.lockedBy = executionId;
+    return { ...group };
+  }
+
+  async *listFragments(accountId: string, groupId: string) {
+    for (const f of this.fragments.get(`${accountId}/${groupId}`) ?? []) yield structuredClone(f);
+  }
+}
+
+/** An outbox in memory. */
+export class MemoryEventOutbox implements EventOutbox {
+  readonly records = new Map<string, { event: ServiceEvent; recordedAt: string; sentAt?: string }>();
+  constructor(private readonly now: () => Date = () => new Date()) {}
+
+  async record(events: readonly ServiceEvent[]) {
+    for (const event of events) {
+      if (!this.records.has(event.id)) this.records.set(event.id, { event: structuredClone(event), recordedAt: this.now().toISOString() });
+    }
+  }
+
+  async markSent(events: readonly ServiceEvent[]) {
+    for (const event of events) {
+      const r = this.records.get(event.id);
+      if (r) r.sentAt = this.now().toISOString();
+    }
+  }
+
+  async pending(before: string, limit: number) {
+    return [...this.records.values()]
+      .filter((r) => !r.sentAt && r.recordedAt < before)
+      .sort((a, b) => (a.recordedAt < b.recordedAt ? -1 : 1))
+      .slice(0, limit)
+      .map((r) => r.event);
+  }
+
+  async get(accountId: string, eventId: string) {
+    const r = this.records.get(eventId);
+    return r && r.event.account === accountId ? r.event : undefined;
+  }
+}
+
+/** An event bus that can be made to fail. */
+export class MemoryEventBus implements EventBus {
+  readonly put_: ServiceEvent[] = [];
+  failing = false;
+  async put(events: readonly ServiceEvent[]) {
+    if (this.failing) throw new Error('the bus is down');
+    this.put_.push(...events);
   }
 }

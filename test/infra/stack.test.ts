@@ -233,12 +233,14 @@ describe('Stack: EdiExchangeStack', () => {
       expect(handlers.sort()).toEqual([...HANDLER_NAMES].sort());
     });
 
-    it.each(HANDLER_NAMES)('runs %s on nodejs22.x arm64 with 1024 MB, active tracing, source maps and its own log group', (handler) => {
+    const LARGE_STEPS: readonly string[] = ['workflow-fragments', 'workflow-generate'];
+    it.each(HANDLER_NAMES)('runs %s on nodejs22.x arm64 with its memory, active tracing, source maps and its own log group', (handler) => {
       const fn = json.Resources[functionIdOf(json, handler)];
       expect(fn.Properties).toMatchObject({
         Runtime: 'nodejs22.x',
         Architectures: ['arm64'],
-        MemorySize: 1024,
+        // the steps that hold a whole large transaction get more
+        MemorySize: LARGE_STEPS.includes(handler) ? 3008 : 1024,
         TracingConfig: { Mode: 'Active' },
         Environment: { Variables: { NODE_OPTIONS: '--enable-source-maps' } },
         Handler: 'index.handler',
@@ -261,7 +263,8 @@ describe('Stack: EdiExchangeStack', () => {
       }
     });
 
-    const base = ['EDI_CONFIG_TABLE', 'EDI_STATE_TABLE', 'EDI_ARTIFACTS_BUCKET'];
+    const base = ['EDI_CONFIG_TABLE', 'EDI_STATE_TABLE', 'EDI_ARTIFACTS_BUCKET', 'EDI_EVENT_BUS_NAME'];
+    const workflow = [...base, 'EDI_API_BASE_URL'];
     it.each([
       ['authorizer', ['EDI_CONFIG_TABLE']],
       [
@@ -276,11 +279,12 @@ describe('Stack: EdiExchangeStack', () => {
           'EDI_TOKEN_SECRET_ARN',
         ],
       ],
-      ['workflow-map', base],
-      ['workflow-fragments', base],
-      ['workflow-generate', base],
-      ['workflow-deliver', [...base, 'EDI_EVENT_BUS_NAME', 'EDI_DELIVERY_RETRY_SECONDS']],
-      ['workflow-finalize', [...base, 'EDI_EVENT_BUS_NAME']],
+      ['workflow-map', workflow],
+      ['workflow-fragments', workflow],
+      ['workflow-generate', workflow],
+      ['workflow-deliver', [...workflow, 'EDI_DELIVERY_RETRY_SECONDS']],
+      ['workflow-finalize', workflow],
+      ['events-relay', base],
     ])('gives %s exactly the variables it needs', (handler, expected) => {
       const variables = json.Resources[functionIdOf(json, handler)].Properties.Environment.Variables;
       expect(Object.keys(variables).sort()).toEqual(['NODE_OPTIONS', ...expected].sort());
@@ -360,6 +364,31 @@ describe('Stack: EdiExchangeStack', () => {
     });
   });
 
+  describe('Construct: EventRelay', () => {
+    it('runs the outbox relay every minute with state read-write and PutEvents on the bus only', () => {
+      const relay = functionIdOf(json, 'events-relay');
+      const schedules = Object.values(resourcesOf(json, 'AWS::Events::Rule')).filter((r) => r.Properties.ScheduleExpression !== undefined);
+      expect(schedules.map((r) => [r.Properties.ScheduleExpression, r.Properties.Targets.map((t: Json) => refOf(t.Arn))])).toEqual([
+        ['rate(1 minute)', [relay]],
+      ]);
+      const statements = statementsOfFunction(json, relay);
+      expect(actionsOn(statements, ids.state)).toEqual(
+        expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:Query']),
+      );
+      expect(actionsOn(statements, ids.bus)).toEqual(['events:PutEvents']);
+      for (const other of [ids.idempotency, ids.config, ids.secret, ids.stateMachine, ids.inbound])
+        expect(actionsOn(statements, other)).toEqual([]);
+    });
+
+    it('gives the workflow steps the API base URL from the REST API id and the literal stage (no dependency cycle)', () => {
+      const url = json.Resources[functionIdOf(json, 'workflow-deliver')].Properties.Environment.Variables.EDI_API_BASE_URL;
+      const text = JSON.stringify(url);
+      expect(text).toContain(`{"Ref":"${ids.restApi}"}`);
+      expect(text).toContain('/2023-08-01');
+      expect(text).not.toContain(ids.stage);
+    });
+  });
+
   describe('Construct: InboundIntake', () => {
     it('sends ObjectCreated notifications of the inbound bucket to the inbound queue', () => {
       const [, notifications] = onlyResource(json, 'Custom::S3BucketNotifications');
@@ -412,7 +441,9 @@ describe('Stack: EdiExchangeStack', () => {
     });
 
     it('routes svc.core events on the bus to the webhook queue', () => {
-      const [, rule] = onlyResource(json, 'AWS::Events::Rule');
+      const rules = Object.values(resourcesOf(json, 'AWS::Events::Rule')).filter((r) => r.Properties.EventPattern !== undefined);
+      expect(rules).toHaveLength(1);
+      const rule = rules[0]!;
       expect(rule.Properties.EventBusName).toEqual({ Ref: ids.bus });
       expect(rule.Properties.EventPattern).toEqual({ source: ['svc.core'] });
       expect(rule.Properties.Targets.map((t: Json) => refOf(t.Arn))).toEqual([ids.webhookQueue]);
@@ -477,11 +508,14 @@ describe('Stack: EdiExchangeStack', () => {
     });
 
     it('routes ANY on the root and on {proxy+} to the api function through the authorizer', () => {
-      const methods = Object.values(resourcesOf(json, 'AWS::ApiGateway::Method'));
+      const methods = Object.values(resourcesOf(json, 'AWS::ApiGateway::Method')).filter((m) => m.Properties.HttpMethod === 'ANY');
       expect(methods).toHaveLength(2);
       const [authorizerId] = onlyResource(json, 'AWS::ApiGateway::Authorizer');
-      const [proxyId, proxy] = onlyResource(json, 'AWS::ApiGateway::Resource');
-      expect(proxy.Properties.PathPart).toBe('{proxy+}');
+      const proxies = Object.entries(resourcesOf(json, 'AWS::ApiGateway::Resource')).filter(
+        ([, r]) => r.Properties.PathPart === '{proxy+}',
+      );
+      expect(proxies).toHaveLength(1);
+      const [proxyId] = proxies[0]!;
       const apiFunction = functionIdOf(json, 'api');
       for (const m of methods) {
         expect(m.Properties).toMatchObject({ HttpMethod: 'ANY', AuthorizationType: 'CUSTOM', AuthorizerId: { Ref: authorizerId } });
@@ -491,6 +525,27 @@ describe('Stack: EdiExchangeStack', () => {
       expect(methods.map((m) => m.Properties.ResourceId)).toEqual(
         expect.arrayContaining([{ 'Fn::GetAtt': [ids.restApi, 'RootResourceId'] }, { Ref: proxyId }]),
       );
+    });
+
+    it('serves GET /openapi.json from the api function without the authorizer, and nothing else without it', () => {
+      const methods = Object.values(resourcesOf(json, 'AWS::ApiGateway::Method'));
+      expect(methods).toHaveLength(3);
+      const resources = resourcesOf(json, 'AWS::ApiGateway::Resource');
+      expect(
+        Object.values(resources)
+          .map((r) => r.Properties.PathPart)
+          .sort(),
+      ).toEqual(['openapi.json', '{proxy+}']);
+      const open = methods.filter((m) => m.Properties.AuthorizationType === 'NONE');
+      expect(open).toHaveLength(1);
+      const [method] = open;
+      expect(method.Properties.HttpMethod).toBe('GET');
+      expect(resources[refOf(method.Properties.ResourceId)!].Properties).toMatchObject({
+        PathPart: 'openapi.json',
+        ParentId: { 'Fn::GetAtt': [ids.restApi, 'RootResourceId'] },
+      });
+      expect(method.Properties.Integration.Type).toBe('AWS_PROXY');
+      expect(JSON.stringify(method.Properties.Integration.Uri)).toContain(`"${functionIdOf(json, 'api')}"`);
     });
 
     it('checks API keys with a REQUEST authorizer on the Authorization header, cached 300 s', () => {
@@ -524,6 +579,24 @@ describe('Stack: EdiExchangeStack', () => {
       expect(Object.keys(JSON.parse(all.DEFAULT_5XX.ResponseTemplates['application/json'])).sort()).toEqual(['error', 'message']);
       expect(all.WAF_FILTERED.StatusCode).toBe('403');
       expect(JSON.parse(all.WAF_FILTERED.ResponseTemplates['application/json']).error).toBe('forbidden');
+    });
+
+    it('names the error class in an x-amzn-errortype header on every gateway response', () => {
+      const all = responses();
+      const types = Object.fromEntries(
+        Object.entries(all).map(([type, r]) => [type, r.ResponseParameters?.['gatewayresponse.header.x-amzn-errortype']]),
+      );
+      expect(types).toEqual({
+        UNAUTHORIZED: "'AccessDeniedException'",
+        ACCESS_DENIED: "'AccessDeniedException'",
+        MISSING_AUTHENTICATION_TOKEN: "'AccessDeniedException'",
+        WAF_FILTERED: "'AccessDeniedException'",
+        THROTTLED: "'ThrottlingException'",
+        REQUEST_TOO_LARGE: "'PayloadTooLargeException'",
+        DEFAULT_4XX: "'BadRequestException'",
+        DEFAULT_5XX: "'InternalFailureException'",
+      });
+      expect(all.MISSING_AUTHENTICATION_TOKEN.StatusCode).toBe('403');
     });
 
     it('lets API Gateway invoke the api function only from this API', () => {
@@ -662,6 +735,7 @@ describe('Stack: EdiExchangeStack', () => {
             'Lambda.AWSLambdaException',
             'Lambda.SdkClientException',
             'Lambda.TooManyRequestsException',
+            'EDI.DEPENDENCY_ERROR',
           ],
           BackoffRate: 2,
         }),

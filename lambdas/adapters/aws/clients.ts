@@ -1,9 +1,9 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SFNClient } from '@aws-sdk/client-sfn';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { createDocumentClient } from './dynamo-client';
 
 /** Where the AWS clients point: nothing on AWS (the SDK's defaults), endpoints and static credentials locally. */
 export interface AwsClientOptions {
@@ -23,9 +23,8 @@ export interface AwsClients {
 export function createAwsClients(options: AwsClientOptions): AwsClients {
   const base = { region: options.region, ...(options.credentials ? { credentials: options.credentials } : {}) };
   const endpoints = options.endpoints ?? {};
-  const dynamo = new DynamoDBClient({ ...base, ...(endpoints.dynamodb ? { endpoint: endpoints.dynamodb } : {}) });
   return {
-    dynamo: DynamoDBDocumentClient.from(dynamo, { marshallOptions: { removeUndefinedValues: true } }),
+    dynamo: createDocumentClient({ ...base, ...(endpoints.dynamodb ? { endpoint: endpoints.dynamodb } : {}) }),
     s3: new S3Client({
       ...base,
       ...(endpoints.s3 ? { endpoint: endpoints.s3, forcePathStyle: true } : {}),

@@ -1,7 +1,19 @@
 import { ValidationError } from '../../domain/errors';
+import type { EventPublisher } from '../../domain/events';
+import type { ExecutionRetries } from '../../domain/execution-retries';
 import type { ExecutionQueries } from '../../domain/executions';
+import type { Fragments } from '../../domain/fragments';
 import type { OutboundFiles } from '../../domain/outbound';
-import { CREATE_TRANSACTION_BODY, GENERATE_EDI_BODY, PARTNERSHIP_ID, TRANSACTION_SETTING_ID } from './core-schemas';
+import {
+  ADD_FRAGMENT_BODY,
+  CREATE_TRANSACTION_BODY,
+  EVENT_ID,
+  FRAGMENT_GROUP_ID,
+  GENERATE_EDI_BODY,
+  PARTNERSHIP_ID,
+  RETRY_EXECUTIONS_BODY,
+  TRANSACTION_SETTING_ID,
+} from './core-schemas';
 import type { Router } from './router';
 import { type HttpRequest, type HttpResponse, json } from './types';
 import { jsonBody, pathParam, validate } from './validation';
@@ -12,9 +24,17 @@ export const MAPPED_TRANSACTION_LIMIT_BYTES = 4_000_000;
 /** The whole request body may carry a little more than the transaction itself. */
 export const CREATE_BODY_LIMIT_BYTES = 6_000_000;
 
+/** Fragment bodies: one fragment is at most a few thousand loop repetitions. */
+export const FRAGMENT_BODY_LIMIT_BYTES = 6_000_000;
+
 export interface CoreRouteDeps {
   outbound: OutboundFiles;
   queries: ExecutionQueries;
+  fragments: Fragments;
+  retries: ExecutionRetries;
+  events: EventPublisher;
+  clock: { now(): Date };
+  ids: { next(): string };
 }
 
 const EXECUTION_FILTERS = ['status', 'direction', 'partnershipId'] as const;
@@ -29,6 +49,33 @@ export function registerCoreRoutes(router: Router, deps: CoreRouteDeps): void {
   router.add('POST', '/x12/partnerships/{partnershipId}/generate-edi', (req, p) => createInterchange(deps, req, p), {
     idempotent: true,
     maxBodyBytes: CREATE_BODY_LIMIT_BYTES,
+  });
+
+  router.add(
+    'POST',
+    '/fragments/{fragmentGroupId}',
+    async (req, p) => {
+      const fragmentGroupId = pathParam(FRAGMENT_GROUP_ID, p.fragmentGroupId, 'fragmentGroupId');
+      const body = validate(ADD_FRAGMENT_BODY, jsonBody(req, FRAGMENT_BODY_LIMIT_BYTES), 'request body');
+      const created = await deps.fragments.add({
+        accountId: req.caller.accountId,
+        fragmentGroupId,
+        guideId: body.guideId,
+        fragment: body.fragment,
+        ...(body.mappingId ? { mappingId: body.mappingId } : {}),
+      });
+      return json(201, created);
+    },
+    { maxBodyBytes: FRAGMENT_BODY_LIMIT_BYTES },
+  );
+  router.add('POST', '/executions/retry', async (req) => {
+    const body = validate(RETRY_EXECUTIONS_BODY, jsonBody(req, 100_000), 'request body');
+    return json(200, await deps.retries.retry(req.caller.accountId, body.condition.executionIds));
+  });
+  router.add('POST', '/events/{eventId}/retry', async (req, p) => {
+    const eventId = pathParam(EVENT_ID, p.eventId, 'eventId');
+    const event = await deps.events.reemit(req.caller.accountId, eventId, deps.ids.next(), deps.clock.now());
+    return json(200, { eventId: event.id });
   });
 
   router.add('GET', '/executions', async (req) =>

@@ -131,3 +131,49 @@ export const ERROR_RESPONSE = z
     errors: z.array(z.object({ error: z.string(), message: z.string(), path: z.string().optional() })).optional(),
   })
   .meta({ id: 'Error' });
+
+export const FRAGMENT_GROUP_ID = z
+  .string()
+  .min(1)
+  .max(128)
+  .regex(/^[a-zA-Z0-9._-]+$/, 'only letters, digits, dot, underscore and hyphen')
+  .meta({ description: 'Fragment group identifier, chosen by the client; the group is created by its first fragment' });
+
+export const ADD_FRAGMENT_BODY = z
+  .strictObject({
+    guideId: z.string().min(1).max(128).meta({ description: 'The guide whose fragment loop the fragment belongs to' }),
+    fragment: z
+      .unknown()
+      .refine((v) => v !== undefined, 'Required')
+      .meta({ description: "One repetition of the guide's fragment loop (Guide JSON), or an array of them" }),
+    mappingId: z.string().min(1).max(128).optional().meta({ description: 'A mapping applied to the fragment first' }),
+  })
+  .meta({ id: 'AddFragmentRequest' });
+
+export const ADD_FRAGMENT_RESPONSE = z
+  .object({ fragmentGroupId: z.string(), createdAt: z.string(), fragmentId: z.string(), fragmentIndex: z.number().int() })
+  .meta({ id: 'AddFragmentResponse' });
+
+export const RETRY_EXECUTIONS_BODY = z
+  .strictObject({
+    condition: z.strictObject({
+      executionIds: z.array(z.string().min(1).max(128)).min(1).max(100).meta({ description: 'FAILED outbound executions to run again' }),
+    }),
+  })
+  .meta({ id: 'RetryExecutionsRequest' });
+
+export const RETRY_EXECUTIONS_RESPONSE = z
+  .object({
+    items: z.array(
+      z.object({
+        executionId: z.string(),
+        status: z.literal('RETRIED').optional(),
+        childExecutionId: z.string().optional(),
+        error: z.string().optional(),
+        message: z.string().optional(),
+      }),
+    ),
+  })
+  .meta({ id: 'RetryExecutionsResponse' });
+
+export const EVENT_ID = z.string().uuid().meta({ description: 'Id of a svc.core event' });

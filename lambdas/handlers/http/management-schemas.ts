@@ -197,9 +197,9 @@ const connectionCommon = { name: Name, enabled: z.boolean().optional() };
 export const RemoteFtpConnectionBody = z
   .strictObject({
     ...connectionCommon,
-    protocol: z.enum(['SFTP', 'FTPS']),
+    protocol: z.enum(['SFTP', 'FTPS', 'FTP']).meta({ description: 'SFTP (SSH), FTPS (FTP over TLS) or FTP (plain, no TLS)' }),
     host: z.string().min(1).max(255),
-    port: z.number().int().min(1).max(65535).optional().meta({ description: 'Default 22 (SFTP), 21 (FTPS) or 990 (implicit FTPS)' }),
+    port: z.number().int().min(1).max(65535).optional().meta({ description: 'Default 22 (SFTP), 21 (FTPS, FTP) or 990 (implicit FTPS)' }),
     username: z.string().min(1).max(255),
     password: Secret,
     privateKey: Secret,
@@ -230,9 +230,17 @@ export const RemoteFtpConnectionBody = z
         compress: z.array(z.string()).optional(),
       })
       .optional(),
+    hostKeyFingerprint: z
+      .string()
+      .regex(/^SHA256:[A-Za-z0-9+/]{43}$/)
+      .optional()
+      .meta({
+        description:
+          "SFTP only: the server's host key fingerprint as OpenSSH prints it (`ssh-keygen -lf`, `SHA256:` and 43 base64 characters); when set, delivery refuses a server presenting another key",
+      }),
     lastPollAt: z.iso.datetime({ offset: true }).optional(),
   })
-  .meta({ id: 'RemoteFtpConnectionRequest', description: "A partner's SFTP or FTPS server" });
+  .meta({ id: 'RemoteFtpConnectionRequest', description: "A partner's SFTP, FTPS or FTP server" });
 
 const As2EncryptionIn = z.enum(['aes128_cbc', 'aes192_cbc', 'aes256_cbc', 'none', '3des']);
 const As2EncryptionOut = z.enum(['aes128_cbc', 'aes192_cbc', 'aes256_cbc', 'none']);

@@ -1,4 +1,25 @@
+import type { z } from 'zod';
 import type { RouteHandler, RouteParams } from './types';
+
+/**
+ * What the OpenAPI document says of a route (lambdas/handlers/http/openapi.ts). Schemas are the
+ * ones the handler validates with, so the document cannot drift from the validation.
+ */
+export interface RouteDoc {
+  summary: string;
+  /** Unique across the API; default: derived from the method and path. */
+  operationId?: string;
+  description?: string;
+  tags?: readonly string[];
+  /** The request body schema (JSON). */
+  body?: z.ZodType;
+  /** Success status; default 200 (201 and 204 are the usual others). */
+  status?: number;
+  /** The success response body; absent for 204, any JSON when not given otherwise. */
+  response?: z.ZodType;
+  /** Query parameters: one per property of this object schema. */
+  query?: z.ZodObject;
+}
 
 export interface RouteOptions {
   /** Test keys may call this route (only the eligibility API allows them). */
@@ -7,6 +28,8 @@ export interface RouteOptions {
   idempotent?: boolean;
   /** Body size limit in bytes (defaults to the router's). */
   maxBodyBytes?: number;
+  /** Documentation for the OpenAPI document; never read while handling a request. */
+  doc?: RouteDoc;
 }
 
 export interface Route {
