@@ -240,6 +240,8 @@ export interface TransactionRecord {
   x12: Record<string, unknown>;
   /** How the transaction was split into fragments, when it was. */
   fragments?: { keyName: string; fragmentCount: number; batchSize: number };
+  /** The profiles of the partnership: ours sends outbound files, the partner's inbound ones. */
+  profiles?: { senderProfileId: string; receiverProfileId: string };
 }
 
 export interface DeliveryReportRecord {

@@ -192,7 +192,19 @@ export function transactionSummary(t: TransactionRecord, baseUrl: string): Recor
     processedAt: t.createdAt,
     artifacts,
     ...(t.partnershipId ? { partnershipId: t.partnershipId } : {}),
+    ...(t.partnershipId
+      ? {
+          partnership: {
+            partnershipId: t.partnershipId,
+            partnershipType: 'x12',
+            ...(t.profiles
+              ? { sender: { profileId: t.profiles.senderProfileId }, receiver: { profileId: t.profiles.receiverProfileId } }
+              : {}),
+          },
+        }
+      : {}),
     x12: { ...t.x12, transactionSetting: { guideId: t.guideId, transactionSettingId: t.transactionSettingId } },
+    ...(t.fragments ? { fragments: t.fragments } : {}),
   };
 }
 

@@ -580,6 +580,7 @@ export class OutboundFiles {
           direction: 'OUTBOUND',
           mode,
           partnershipId: command.partnershipId,
+          profiles: { senderProfileId: local.profileId, receiverProfileId: partner.profileId },
           transactionSettingId: group.setting.outboundX12TransactionSettingsId,
           guideId: group.setting.guideId,
           transactionSetIdentifier: group.guide.transactionSet,

@@ -1,10 +1,13 @@
 // biome-ignore-all lint/suspicious/noExplicitAny: response bodies and assembled Guide JSON are inspected loosely in tests
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILTIN_GUIDES } from '../../lambdas/guides/index';
 import { processX12 } from '../../lambdas/x12/process';
 import { client, startTestStack } from '../helpers/local-stack';
+import { generateEd25519Key, startSftpServer } from '../helpers/servers/sftp-server';
 
 /** Seconds between delivery attempts in this file (360 on AWS). */
 const RETRY_SECONDS = 2;
@@ -310,6 +313,13 @@ describe('Local stack: the outbound workflow (delivery attempts, events, fragmen
     const transaction = await api('GET', `/transactions/${r.json.transactionId}`);
     expect(transaction.status, transaction.text).toBe(200);
     expect(transaction.json.fileExecutionId).toBe(id);
+    expect(transaction.json.fragments).toEqual({ keyName: 'baseline_item_data_PO1_loop', fragmentCount: count, batchSize: 5 });
+    expect(transaction.json.partnership).toEqual({
+      partnershipId: 'acme-globex',
+      partnershipType: 'x12',
+      sender: { profileId: 'acme' },
+      receiver: { profileId: 'globex' },
+    });
   }, 240_000);
 
   it('records a failed generation of an asynchronous file on the execution and in file.failed.v2', async () => {
@@ -329,6 +339,41 @@ describe('Local stack: the outbound workflow (delivery attempts, events, fragmen
     expect(failed).toHaveLength(1);
     expect((failed[0]!.detail as any).errors[0].faultCode).toBe('GENERATION_FAILED');
     expect(execution.deliveryReports).toEqual([]);
+  }, 60_000);
+
+  it('delivers over SFTP with a private key and a pinned host key into root/outbound/setting subdirectories, overwriting the same name', async () => {
+    const key = generateEd25519Key('e2e');
+    const sftp = await startSftpServer({ users: [{ username: 'globex', publicKey: key.publicKey }], posixRename: true });
+    try {
+      const connection = await api('POST', '/x12/partnerships/acme-globex/connections/remote-ftp', {
+        name: 'globex sftp',
+        protocol: 'SFTP',
+        host: '127.0.0.1',
+        port: sftp.port,
+        username: 'globex',
+        privateKey: key.privateKey,
+        hostKeyFingerprint: sftp.hostKeyFingerprint,
+        rootDirectory: '/edi',
+        outboundSubdirectory: 'to-globex',
+      });
+      expect(connection.status, connection.text).toBeLessThan(300);
+      expect(connection.text).not.toContain('PRIVATE KEY');
+      await setting('sftp-po', [], {
+        connection: { connectionType: 'remote-ftp', connectionId: connection.json.connectionId, subdirectory: 'po' },
+      });
+      for (const lines of [2, 4]) {
+        const r = await api('POST', '/partnerships/acme-globex/transactions/sftp-po', { transaction: po(lines), filename: 'po-sftp.x12' });
+        expect(r.status, r.text).toBe(200);
+        const execution = await finished(r.json.fileExecutionId);
+        expect(execution.status, JSON.stringify(execution.deliveryReports)).toBe('COMPLETED');
+        expect(execution.deliveryReports[0].message).toContain('/edi/to-globex/po/po-sftp.x12');
+        const written = readFileSync(join(sftp.root, 'edi', 'to-globex', 'po', 'po-sftp.x12'), 'latin1');
+        const parsed = processX12(Buffer.from(written, 'latin1'), { guide: guide850, keepSegments: false });
+        expect((parsed.entries[0]!.transaction as any).detail.baseline_item_data_PO1_loop).toHaveLength(lines);
+      }
+    } finally {
+      await sftp.stop();
+    }
   }, 60_000);
 
   it('rejects fragments for unknown groups, guides without a fragment loop and bodies without a fragment', async () => {
