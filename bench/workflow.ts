@@ -304,6 +304,8 @@ async function sftpThroughput(
     // peer: one session kept open, the same writes
     const client = new Client();
     await new Promise<void>((resolve, reject) => {
+      // as the connector does: without TCP_NODELAY every SFTP round trip waits for Nagle's delay
+      client.on('connect', () => client.setNoDelay(true));
       client.on('ready', () => resolve()).on('error', reject);
       client.connect({ host: '127.0.0.1', port: server.port, username: user.username, password: user.password });
     });

@@ -12,6 +12,8 @@ export const DEFAULT_SFTP_PORT = 22;
 
 /** Largest WRITE request sent (servers accept at least 32 KiB). */
 const CHUNK_BYTES = 32 * 1024;
+/** SFTP writes sent before the first is acknowledged (as OpenSSH's client pipelines its requests). */
+const WRITES_IN_FLIGHT = 16;
 
 /** SFTP status codes (draft-ietf-secsh-filexfer-02) by number, for messages. */
 const STATUS_NAMES: Record<number, string> = {
@@ -225,10 +227,26 @@ async function upload(sftp: SFTPWrapper, path: string, body: Uint8Array): Promis
   const handle = await request<Buffer>('open', path, (callback) => sftp.open(path, 'w', callback));
   const data = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
   try {
-    for (let offset = 0; offset < data.length; offset += CHUNK_BYTES) {
+    // Several writes in flight (each at its own offset), so a large file is not one round trip per chunk.
+    const inFlight = new Set<Promise<void>>();
+    let failure: unknown;
+    for (let offset = 0; offset < data.length && failure === undefined; offset += CHUNK_BYTES) {
       const length = Math.min(CHUNK_BYTES, data.length - offset);
-      await request<void>('write', path, (callback) => sftp.write(handle, data, offset, length, offset, callback));
+      const at = offset;
+      const write = request<void>('write', path, (callback) => sftp.write(handle, data, at, length, at, callback)).then(
+        () => {
+          inFlight.delete(write);
+        },
+        (error: unknown) => {
+          inFlight.delete(write);
+          failure ??= error;
+        },
+      );
+      inFlight.add(write);
+      if (inFlight.size >= WRITES_IN_FLIGHT) await Promise.race(inFlight);
     }
+    await Promise.all(inFlight);
+    if (failure !== undefined) throw failure;
   } catch (error) {
     await new Promise<void>((resolve) => sftp.close(handle, () => resolve()));
     throw error;
