@@ -49,6 +49,8 @@ export interface OutboundSettingView {
   connection?: { connectionType: string; connectionId: string; subdirectory?: string } | undefined;
   connections?: Array<{ connectionType: string; connectionId: string; subdirectory?: string }>;
   fragmentConfig?: { enabled?: boolean; batchSize?: number } | undefined;
+  /** The name of every file of this setting when the request gives none (the same name overwrites). */
+  filename?: string;
 }
 
 export interface PartnerDirectory {
@@ -286,7 +288,7 @@ export class OutboundFiles {
       guideId,
       transactionIds: [transactionId],
       fileType: 'EDI/X12',
-      filename: command.filename ?? executionId,
+      filename: command.filename ?? setting.filename ?? executionId,
       artifacts: { input: { key: inputKey, contentType: 'application/json', sizeBytes: Buffer.byteLength(command.inputText, 'utf8') } },
       connections,
       faults: [],
@@ -515,7 +517,7 @@ export class OutboundFiles {
       existing && existing.execution.transactionIds.length === transactionCount
         ? existing.execution.transactionIds
         : groups.flatMap((g) => g.transactions.map(() => ids.next()));
-    const filename = command.filename ?? existing?.execution.filename ?? executionId;
+    const filename = command.filename ?? existing?.execution.filename ?? groups[0]?.setting.filename ?? executionId;
     const createdAt = existing?.execution.createdAt ?? now.toISOString();
     const inputKey = artifactKey(accountId, 'execution', executionId, 'input');
     const outputKey = artifactKey(accountId, 'execution', executionId, 'output');

@@ -360,9 +360,11 @@ describe('Local stack: the outbound workflow (delivery attempts, events, fragmen
       expect(connection.text).not.toContain('PRIVATE KEY');
       await setting('sftp-po', [], {
         connection: { connectionType: 'remote-ftp', connectionId: connection.json.connectionId, subdirectory: 'po' },
+        filename: 'po-sftp.x12',
       });
+      // the setting names the file: the second delivery overwrites the first
       for (const lines of [2, 4]) {
-        const r = await api('POST', '/partnerships/acme-globex/transactions/sftp-po', { transaction: po(lines), filename: 'po-sftp.x12' });
+        const r = await api('POST', '/partnerships/acme-globex/transactions/sftp-po', { transaction: po(lines) });
         expect(r.status, r.text).toBe(200);
         const execution = await finished(r.json.fileExecutionId);
         expect(execution.status, JSON.stringify(execution.deliveryReports)).toBe('COMPLETED');
