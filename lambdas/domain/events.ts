@@ -27,12 +27,14 @@ function envelopeTime(at: Date): string {
   return at.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-/** processedAt of file.delivered.v2: sub-millisecond precision (microseconds from the monotonic clock). */
-function preciseTimestamp(at: Date): string {
-  const micros = Math.floor((performance.now() % 1) * 1000)
-    .toString()
-    .padStart(3, '0');
-  return at.toISOString().replace(/Z$/, `${micros}Z`);
+/**
+ * processedAt of file.delivered.v2, with sub-millisecond precision: the wall time from the
+ * high-resolution clock (`performance.timeOrigin` + `performance.now()`), in microseconds.
+ */
+function preciseNow(): string {
+  const micros = Math.floor((performance.timeOrigin + performance.now()) * 1000);
+  const millis = Math.floor(micros / 1000);
+  return new Date(millis).toISOString().replace(/Z$/, `${String(micros % 1000).padStart(3, '0')}Z`);
 }
 
 function executionUrl(origin: EventOrigin, executionId: string): string {
@@ -96,7 +98,7 @@ export function fileDeliveredEvent(
     at,
     {
       fileExecutionId: execution.executionId,
-      processedAt: preciseTimestamp(at),
+      processedAt: preciseNow(),
       artifacts: executionArtifacts(execution, origin.baseUrl).filter((a) => a.usage !== 'metadata'),
       connection: { connectionType: connection.connectionType, connectionId: connection.connectionId },
       delivery: { status: 'DELIVERED', message, artifactId: filename },

@@ -126,6 +126,8 @@ export interface WorkflowState {
   connections: ConnectionRef[];
   /** The Guide JSON transaction made by an earlier step (mapped or assembled), when there is one. */
   transactionKey?: string;
+  /** The transaction's input artifact when a step already wrote it (the assembled Guide JSON of Fragments). */
+  transactionInput?: ArtifactRef;
   fragments?: { keyName: string; fragmentCount: number; loops: number; batchSize: number };
 }
 
@@ -348,11 +350,12 @@ export class OutboundFiles {
     );
     const transactionId = execution.transactionIds[0] ?? state.executionId;
     const key = artifactKey(state.accountId, 'transaction', transactionId, 'input');
-    await this.deps.artifacts.putPieces(key, jsonPieces(wrapper), 'application/json', 'utf8');
+    const sizeBytes = await this.deps.artifacts.putPieces(key, jsonPieces(wrapper), 'application/json', 'utf8');
     return {
       ...state,
       needsFragments: false,
       transactionKey: key,
+      transactionInput: { key, contentType: 'application/json', sizeBytes },
       fragments: { keyName: assembled.keyName, fragmentCount: assembled.fragments, loops: assembled.loops, batchSize },
     };
   }
@@ -363,14 +366,12 @@ export class OutboundFiles {
     if (execution.artifacts.output) return { ...state, needsGeneration: false }; // a replayed step
     const request = execution.request ?? {};
     const transaction = await this.stepTransaction(state, execution);
-    const inputKey = state.transactionKey?.includes('/transactions/') ? state.transactionKey : undefined;
-    const size = inputKey ? await this.deps.artifacts.size(inputKey) : undefined;
     await this.generate(
       {
         accountId: state.accountId,
         partnershipId: execution.partnershipId ?? '',
         inputText: '',
-        ...(request.characterSet ? { characterSet: request.characterSet as GenerationOptions['characterSet'] & string } : {}),
+        ...(request.characterSet ? { characterSet: request.characterSet as CharacterSet } : {}),
         ...(request.repairOptions ? { repairOptions: request.repairOptions as RepairOptions } : {}),
         ...(request.filename ? { filename: request.filename } : {}),
         ...(request.interchangeOverrides ? { interchangeOverrides: request.interchangeOverrides as InterchangeOverrides } : {}),
@@ -383,9 +384,7 @@ export class OutboundFiles {
       true,
       {
         execution,
-        ...(inputKey && size !== undefined
-          ? { transactionInput: { key: inputKey, contentType: 'application/json', sizeBytes: size } }
-          : {}),
+        ...(state.transactionInput ? { transactionInput: state.transactionInput } : {}),
         ...(state.fragments ? { fragments: state.fragments } : {}),
       },
     );

@@ -9,8 +9,6 @@ import { DynamoDbIdempotencyStore } from '../adapters/aws/dynamodb-idempotency-s
 import { EventBridgeEventBus } from '../adapters/aws/eventbridge-event-bus';
 import { S3ObjectStore } from '../adapters/aws/s3-object-store';
 import { StepFunctionsWorkflowStarter } from '../adapters/aws/sfn-workflow-starter';
-import { createAs2Connector } from '../adapters/connectors/as2';
-import { createConnectors } from '../adapters/connectors/index';
 import { ApiKeys } from '../domain/api-keys';
 import { type Connector, Deliveries } from '../domain/delivery';
 import { EventPublisher } from '../domain/events';
@@ -52,8 +50,6 @@ export interface ServiceSettings {
   clock?: Clock;
   ids?: IdGenerator;
   logger?: Logger;
-  /** Delivery connectors by connection type (default: every built-in connector). */
-  connectors?: Readonly<Record<string, Connector>>;
 }
 
 export { systemClock, uuidIds } from './system';
@@ -71,7 +67,11 @@ export interface Domain {
   fragments: Fragments;
   queries: ExecutionQueries;
   events: EventPublisher;
-  deliveries: Deliveries;
+  /**
+   * The deliver and finalize steps over the given connectors. Only the deliver function passes
+   * any, so only its bundle holds ssh2, basic-ftp and the AS2 code.
+   */
+  deliveries(connectors: Readonly<Record<string, Connector>>): Deliveries;
   retries: ExecutionRetries;
   pageTokens: PageTokens;
 }
@@ -112,16 +112,8 @@ export function createDomain(settings: ServiceSettings): Domain {
     logger,
   );
   const origin = { region: settings.aws.region, baseUrl: settings.baseUrl ?? '' };
-  const deliveries = new Deliveries({
-    executions,
-    artifacts,
-    connections: partners,
-    connectors: settings.connectors ?? createConnectors({ s3: clients.s3, as2: createAs2Connector() }),
-    events,
-    origin,
-    clock,
-    ids,
-  });
+  const deliveries = (connectors: Readonly<Record<string, Connector>>) =>
+    new Deliveries({ executions, artifacts, connections: partners, connectors, events, origin, clock, ids });
   const retries = new ExecutionRetries(executions, workflow, clock, ids);
   const queries = new ExecutionQueries(executions, artifacts, pageTokens);
   return { clients, clock, ids, logger, partners, guides, mappings, outbound, fragments, queries, events, deliveries, retries, pageTokens };

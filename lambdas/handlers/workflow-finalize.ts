@@ -4,7 +4,8 @@ import { runStep, workflowDomain } from './workflow-service';
 
 export function handler(event: FinalizeStep): Promise<{ executionId: string; status: string }> {
   return runStep('Finalize', async () => {
-    const execution = await workflowDomain().deliveries.finalize(event);
+    // finalizing delivers nothing: no connectors
+    const execution = await workflowDomain().deliveries({}).finalize(event);
     return { executionId: event.executionId, status: execution?.status ?? 'UNCHANGED' };
   });
 }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FtpConnector } from '../../../lambdas/adapters/connectors/ftp';
 import type { RemoteFtpConnection } from '../../../lambdas/adapters/connectors/sftp';
-import type { OutboundFile } from '../../../lambdas/domain/delivery';
+import { outboundFile, remoteFtpConnection } from '../../helpers/connections';
 import { type RunningFtpServer, startFtpServer } from '../../helpers/servers/ftp-server';
 
 const PASSWORD = 'ftp-pass-8c2e';
@@ -42,38 +42,15 @@ afterAll(async () => {
 
 /** An FTPS connection trusting the test server's self-signed certificate unless told otherwise. */
 function connection(port: number, extra: Partial<RemoteFtpConnection> = {}): RemoteFtpConnection {
-  return {
-    partnershipId: 'me-them',
+  return remoteFtpConnection('FTPS', port, PASSWORD, {
     connectionId: 'their-ftp',
     name: 'their ftp',
-    enabled: true,
-    createdAt: '2024-01-01T00:00:00.000Z',
-    updatedAt: '2024-01-01T00:00:00.000Z',
-    connectionType: 'remote-ftp',
-    protocol: 'FTPS',
-    host: '127.0.0.1',
-    port,
-    username: 'edi',
-    password: PASSWORD,
-    enablePolling: false,
-    pollingInterval: 5,
-    pollingIntervalUnit: 'minutes',
-    deleteAfterRetrieval: false,
     ftpsAdvancedFields: { rejectUnauthorized: false },
     ...extra,
-  };
+  });
 }
 
-function outbound(conn: RemoteFtpConnection, directory: string, filename: string, body: string | Uint8Array): OutboundFile {
-  return {
-    connection: conn,
-    directory,
-    filename,
-    body: typeof body === 'string' ? new TextEncoder().encode(body) : body,
-    contentType: 'application/edi-x12',
-    messageId: `msg-${filename}`,
-  };
-}
+const outbound = outboundFile;
 
 describe('Class: FtpConnector', () => {
   describe('Method: deliver', () => {

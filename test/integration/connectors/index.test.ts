@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConnectors } from '../../../lambdas/adapters/connectors';
 import type { RemoteFtpConnection } from '../../../lambdas/adapters/connectors/sftp';
 import type { Connector, OutboundFile } from '../../../lambdas/domain/delivery';
+import { outboundFile, remoteFtpConnection } from '../../helpers/connections';
 import { type RunningFtpServer, startFtpServer } from '../../helpers/servers/ftp-server';
 import { type RunningSftpServer, startSftpServer } from '../../helpers/servers/sftp-server';
 
@@ -24,35 +25,11 @@ afterAll(async () => {
 });
 
 function remoteFtp(protocol: RemoteFtpConnection['protocol'], port: number): RemoteFtpConnection {
-  return {
-    partnershipId: 'me-them',
-    connectionId: `their-${protocol.toLowerCase()}`,
-    name: protocol,
-    enabled: true,
-    createdAt: '2024-01-01T00:00:00.000Z',
-    updatedAt: '2024-01-01T00:00:00.000Z',
-    connectionType: 'remote-ftp',
-    protocol,
-    host: '127.0.0.1',
-    port,
-    username: 'edi',
-    password: PASSWORD,
-    enablePolling: false,
-    pollingInterval: 5,
-    pollingIntervalUnit: 'minutes',
-    deleteAfterRetrieval: false,
-  };
+  return remoteFtpConnection(protocol, port, PASSWORD, { name: protocol });
 }
 
 function outbound(connection: RemoteFtpConnection): OutboundFile {
-  return {
-    connection,
-    directory: 'out',
-    filename: 'x.edi',
-    body: new TextEncoder().encode('X12'),
-    contentType: 'application/edi-x12',
-    messageId: 'm-1',
-  };
+  return { ...outboundFile(connection, 'out', 'x.edi', 'X12'), messageId: 'm-1' };
 }
 
 describe('Function: createConnectors', () => {

@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type RemoteFtpConnection, SftpConnector, sshFingerprint } from '../../../lambdas/adapters/connectors/sftp';
-import type { OutboundFile } from '../../../lambdas/domain/delivery';
+import { outboundFile, remoteFtpConnection } from '../../helpers/connections';
 import {
   generateEd25519Key,
   generateRsaKey,
@@ -52,37 +52,10 @@ afterAll(async () => {
 });
 
 function connection(port: number, extra: Partial<RemoteFtpConnection> = {}): RemoteFtpConnection {
-  return {
-    partnershipId: 'me-them',
-    connectionId: 'their-sftp',
-    name: 'their sftp',
-    enabled: true,
-    createdAt: '2024-01-01T00:00:00.000Z',
-    updatedAt: '2024-01-01T00:00:00.000Z',
-    connectionType: 'remote-ftp',
-    protocol: 'SFTP',
-    host: '127.0.0.1',
-    port,
-    username: 'edi',
-    password: PASSWORD,
-    enablePolling: false,
-    pollingInterval: 5,
-    pollingIntervalUnit: 'minutes',
-    deleteAfterRetrieval: false,
-    ...extra,
-  };
+  return remoteFtpConnection('SFTP', port, PASSWORD, { connectionId: 'their-sftp', name: 'their sftp', ...extra });
 }
 
-function outbound(conn: RemoteFtpConnection, directory: string, filename: string, body: string | Uint8Array): OutboundFile {
-  return {
-    connection: conn,
-    directory,
-    filename,
-    body: typeof body === 'string' ? new TextEncoder().encode(body) : body,
-    contentType: 'application/edi-x12',
-    messageId: `msg-${filename}`,
-  };
-}
+const outbound = outboundFile;
 
 describe('Class: SftpConnector', () => {
   describe('Method: deliver', () => {

@@ -194,6 +194,10 @@ describe('events and the outbox', () => {
     expect(eventId('x')).not.toBe(eventId('y'));
     expect(a.time).toBe('2026-11-23T10:00:01Z');
     expect(a.resources).toEqual(['https://api.example.com/2023-08-01/executions/e1']);
+    // processedAt: the wall time now, to the microsecond
+    const processedAt = String(a.detail.processedAt);
+    expect(processedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
+    expect(Math.abs(Date.parse(processedAt.replace(/(\.\d{3})\d{3}Z$/, '$1Z')) - Date.now())).toBeLessThan(5_000);
   });
 
   it('writes file.failed.v2 with the partnership, errors and x12 metadata of spec 6', () => {
