@@ -8,6 +8,6 @@ const run = (command, commandArgs) => {
   if (result.status !== 0) process.exit(result.status ?? 1);
 };
 run(process.execPath, ['scripts/build.mjs']);
-run(process.execPath, ['--expose-gc', 'dist/bench.mjs', ...args]);
+run(process.execPath, ['dist/bench.mjs', ...args]);
 console.log('');
 run(process.execPath, ['--import', 'tsx', 'bench/workflow.ts', ...args]);

@@ -35,12 +35,18 @@ export interface CompiledElement {
   usage: Usage;
   /** Allowed values; undefined = any. */
   codes: Set<string> | undefined;
+  /** AN or ID: a string value is written as it is. */
+  textual: boolean;
   /** Whether the guide restricted the codes of this use. */
   restricted: boolean;
   repeat: number;
   /** Implied decimal places for Nn; -1 for other types. */
   decimals: number;
   components: CompiledElement[] | undefined;
+  /** Component index by Guide JSON key (composites). */
+  componentKeys: Map<string, number> | undefined;
+  /** Number of required components (composites). */
+  requiredComponents: number;
   syntax: SyntaxNote[];
 }
 
@@ -120,6 +126,8 @@ export interface CompiledSegment {
   max: number;
   usage: Usage;
   elements: CompiledElement[];
+  /** Element index by Guide JSON key. */
+  elementKeys: Map<string, number>;
   syntax: SyntaxNote[];
   rules: SituationalRule[];
   discriminators: Discriminator[];
@@ -146,6 +154,8 @@ export interface CompiledLoop {
   usage: Usage;
   trigger: CompiledSegment;
   children: CompiledNode[];
+  /** Child index by Guide JSON key. */
+  childKeys: Map<string, number>;
   /** Child indices by segment id of the segment that would match them. */
   index: Map<string, number[]>;
   /** Indices of the children that must occur (min > 0 and used), in order. */
@@ -250,9 +260,12 @@ function compileElement(
       min: 0,
       max: 0,
       codes: undefined,
+      textual: false,
       restricted: false,
       decimals: -1,
       components,
+      componentKeys: new Map(components.map((c, i) => [c.key, i])),
+      requiredComponents: components.filter((c) => c.usage === 'R').length,
       syntax: parseSyntax(def.syntax, components.length, where, problems),
     };
   }
@@ -267,9 +280,12 @@ function compileElement(
     min,
     max,
     codes: list ? new Set(list.map(codeOf)) : undefined,
+    textual: def.type === 'AN' || def.type === 'ID',
     restricted: over?.codes !== undefined,
     decimals: decimalsOf(def.type),
     components: undefined,
+    componentKeys: undefined,
+    requiredComponents: 0,
     syntax: [],
   };
 }
@@ -318,6 +334,7 @@ function compileSegment(
     max: node.max,
     usage: node.usage ?? (node.min > 0 ? 'R' : 'S'),
     elements,
+    elementKeys: new Map(elements.map((e, i) => [e.key, i])),
     syntax,
     masks: buildMasks(
       elements,
@@ -413,6 +430,7 @@ function compileNodes(
         usage: 'S',
         trigger: placeholder,
         children,
+        childKeys: keyIndexOf(children),
         index: new Map(),
         requiredChildren: [],
         section,
@@ -439,6 +457,7 @@ function compileNodes(
       usage: node.usage ?? (node.min > 0 ? 'R' : 'S'),
       trigger,
       children,
+      childKeys: keyIndexOf(children),
       index,
       requiredChildren: requiredOf(children),
       section,
@@ -497,6 +516,10 @@ export function compileGuide(guide: Guide): CompiledGuide {
   };
   cache.set(guide, compiled);
   return compiled;
+}
+
+function keyIndexOf(children: CompiledNode[]): Map<string, number> {
+  return new Map(children.map((c, i) => [c.key, i]));
 }
 
 function requiredOf(children: CompiledNode[]): number[] {

@@ -54,6 +54,18 @@ const CANDIDATES = {
 } as const;
 /** Any character that could serve as a delimiter (what the data is scanned for). */
 const CANDIDATE_CHARS = /[*|^~!{}`:>\\\n\r]/;
+/** The same characters by code (a loop over a short value is cheaper than a regular expression). */
+const CANDIDATE_CODES = new Uint8Array(128);
+for (const ch of '*|^~!{}`:>\\\n\r') CANDIDATE_CODES[ch.charCodeAt(0)] = 1;
+
+/** Whether a value holds a delimiter candidate. */
+function hasCandidate(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 128 && CANDIDATE_CODES[c] === 1) return true;
+  }
+  return false;
+}
 
 /** A transaction rendered to segment text (no SE: the generator computes it). */
 export interface RenderResult {
@@ -65,76 +77,56 @@ export interface RenderResult {
   used: Set<string>;
 }
 
-const sectionCache = new WeakMap<CompiledGuide, Record<'heading' | 'detail' | 'summary', CompiledNode[]>>();
-function sectionsOf(guide: CompiledGuide): Record<'heading' | 'detail' | 'summary', CompiledNode[]> {
+/** The children of a loop or of a section of the root, as the renderer walks them. */
+interface NodeList {
+  nodes: CompiledNode[];
+  /** Child index by Guide JSON key. */
+  keys: Map<string, number>;
+  /**
+   * Indices of the children that must be present: min > 0 and used; not a loop's first segment
+   * (checked with the loop), not SE (computed).
+   */
+  required: number[];
+}
+
+const sectionCache = new WeakMap<CompiledGuide, Record<'heading' | 'detail' | 'summary', NodeList>>();
+function sectionsOf(guide: CompiledGuide): Record<'heading' | 'detail' | 'summary', NodeList> {
   let s = sectionCache.get(guide);
   if (!s) {
     const children = guide.root.children;
-    s = {
-      heading: children.filter((n) => n.section === 'heading'),
-      detail: children.filter((n) => n.section === 'detail'),
-      summary: children.filter((n) => n.section === 'summary'),
+    const list = (section: 'heading' | 'detail' | 'summary'): NodeList => {
+      const nodes = children.filter((n) => n.section === section);
+      const required: number[] = [];
+      nodes.forEach((n, i) => {
+        if (n.min > 0 && n.usage !== 'N' && !(n.kind === 'segment' && n.id === 'SE' && section === 'summary')) required.push(i);
+      });
+      return { nodes, keys: new Map(nodes.map((n, i) => [n.key, i])), required };
     };
+    s = { heading: list('heading'), detail: list('detail'), summary: list('summary') };
     sectionCache.set(guide, s);
   }
   return s;
 }
 
-const requiredLists = new WeakMap<readonly CompiledNode[], CompiledNode[]>();
-/** The nodes of a list that must be present: min > 0 and used; not a loop's first segment, not SE. */
-function requiredOf(nodes: readonly CompiledNode[]): CompiledNode[] {
-  let r = requiredLists.get(nodes);
-  if (!r) {
-    const first = nodes[0];
-    const loopBody = first?.kind === 'segment' && first.loopId !== undefined;
-    r = nodes.filter(
-      (n, i) =>
-        n.min > 0 && n.usage !== 'N' && !(loopBody && i === 0) && !(n.kind === 'segment' && n.id === 'SE' && n.section === 'summary'),
-    );
-    requiredLists.set(nodes, r);
+/**
+ * The JSON path of a loop repetition, built as text only when an issue needs it (most loops
+ * never do, and a file has many).
+ */
+class LoopPath {
+  private text: string | undefined;
+  constructor(
+    private readonly parent: Path,
+    private readonly key: string,
+    private readonly index: number,
+  ) {}
+
+  toString(): string {
+    this.text ??= `${this.parent}.${this.key}${this.index >= 0 ? `[${this.index}]` : ''}`;
+    return this.text;
   }
-  return r;
 }
 
-const requiredCounts = new WeakMap<CompiledElement, number>();
-/** Number of required components of a composite (cached). */
-function requiredComponents(def: CompiledElement): number {
-  let n = requiredCounts.get(def);
-  if (n === undefined) {
-    n = (def.components ?? []).filter((c) => c.usage === 'R').length;
-    requiredCounts.set(def, n);
-  }
-  return n;
-}
-
-const keyIndexes = new WeakMap<ReadonlyArray<{ key: string }>, Map<string, number>>();
-/** Guide JSON key -> index in a list of nodes or elements (cached per list). */
-function keyIndex(list: ReadonlyArray<{ key: string }>): Map<string, number> {
-  let m = keyIndexes.get(list);
-  if (!m) {
-    m = new Map(list.map((x, i) => [x.key, i]));
-    keyIndexes.set(list, m);
-  }
-  return m;
-}
-
-/** Guide positions of the keys an object holds, in guide order; and whether it holds others. */
-function presentIndices(obj: Record<string, Json>, map: Map<string, number>): { order: number[]; unknown: boolean } {
-  const order: number[] = [];
-  let sorted = true;
-  let unknown = false;
-  for (const key in obj) {
-    const i = map.get(key);
-    if (i === undefined) {
-      unknown = true;
-      continue;
-    }
-    if (order.length > 0 && i < (order[order.length - 1] as number)) sorted = false;
-    order.push(i);
-  }
-  if (!sorted) order.sort((a, b) => a - b);
-  return { order, unknown };
-}
+type Path = string | LoopPath;
 
 class Renderer {
   /** The rendered text in pieces (joined once by the caller). */
@@ -143,6 +135,16 @@ class Renderer {
   count = 0;
 
   private readonly seps: string[] = [];
+  /**
+   * Arrays indexed by guide position that collect an object's values (see collect()), one per
+   * nesting level in use; every entry is undefined again when the level is released.
+   */
+  private readonly slotPool: Json[][] = [];
+  private slotDepth = 0;
+  /** The values of the segment being written, by element position (see segment()). */
+  private readonly written: (string | undefined)[] = [];
+  private collectedMax = -1;
+  private collectedUnknown = false;
   /** HL01 of the enclosing HL loops, and every HL01 seen (hierarchy checks). */
   private readonly hlStack: string[] = [];
   private readonly hlSeen = new Set<string>();
@@ -192,18 +194,33 @@ class Renderer {
     for (const section of ['heading', 'detail', 'summary'] as const) {
       const obj = json[section];
       if (obj !== undefined && !isObject(obj)) this.problem('INVALID_JSON_VALUE', 'must be an object', section);
-      this.nodes(sections[section], isObject(obj) ? obj : {}, section);
+      const list = sections[section];
+      this.nodes(list.nodes, list.keys, list.required, false, isObject(obj) ? obj : {}, section);
     }
   }
 
-  private nodes(nodes: CompiledNode[], obj: Record<string, Json>, path: string): void {
-    // iterate the keys present (few) rather than every node of the guide (many)
-    const map = keyIndex(nodes);
-    const { order, unknown } = presentIndices(obj, map);
-    for (let n = 0; n < order.length; n++) {
-      const node = nodes[order[n] as number] as CompiledNode;
-      const value = obj[node.key];
-      if (value === null || value === undefined) continue;
+  /**
+   * Renders the children of a loop or section. `required`: indices of children that must occur;
+   * with `inLoop` the first (the loop's own first segment) is skipped there, item() checks it.
+   */
+  private nodes(
+    nodes: CompiledNode[],
+    map: Map<string, number>,
+    required: readonly number[],
+    inLoop: boolean,
+    obj: Record<string, Json>,
+    path: Path,
+  ): void {
+    // the keys present (few) are collected in guide order, rather than every node (many) looked up
+    const slots = this.collect(obj, map);
+    const max = this.collectedMax;
+    const unknown = this.collectedUnknown;
+    for (let n = 0; n <= max; n++) {
+      const value = slots[n];
+      if (value === undefined) continue;
+      slots[n] = undefined;
+      if (value === null) continue;
+      const node = nodes[n] as CompiledNode;
       if (this.validate) this.structure(node, value, path);
       if (Array.isArray(value)) {
         if (node.max === 1)
@@ -214,6 +231,7 @@ class Renderer {
         this.item(node, value, path, -1);
       }
     }
+    this.release();
     if (unknown) {
       for (const key of Object.keys(obj)) {
         if (!map.has(key)) this.problem('UNKNOWN_KEY', `unknown key "${key}"`, `${path}.${key}`);
@@ -221,7 +239,10 @@ class Renderer {
     }
     if (this.validate) {
       // required segments and loops the object lacks (a loop's first segment is checked by item())
-      for (const node of requiredOf(nodes)) {
+      for (let r = 0; r < required.length; r++) {
+        const at = required[r] as number;
+        if (inLoop && at === 0) continue;
+        const node = nodes[at] as CompiledNode;
         if (obj[node.key] !== undefined && obj[node.key] !== null) continue;
         const where = `${path}.${node.key}`;
         if (node.kind === 'segment') {
@@ -240,7 +261,7 @@ class Renderer {
   }
 
   /** Use counts and "not used" against the guide. */
-  private structure(node: CompiledNode, value: Json, path: string): void {
+  private structure(node: CompiledNode, value: Json, path: Path): void {
     const count = Array.isArray(value) ? value.length : 1;
     if (node.usage !== 'N' && count <= node.max && (count >= node.min || count === 0)) return;
     const where = `${path}.${node.key}`;
@@ -273,7 +294,7 @@ class Renderer {
     }
   }
 
-  private item(node: CompiledNode, item: Json, path: string, index: number): void {
+  private item(node: CompiledNode, item: Json, path: Path, index: number): void {
     if (!isObject(item)) {
       this.problem('INVALID_JSON_VALUE', 'must be an object', `${path}.${node.key}${index >= 0 ? `[${index}]` : ''}`);
       return;
@@ -283,17 +304,17 @@ class Renderer {
       this.segment(node, item, path, index);
       return;
     }
-    const here = `${path}.${node.key}${index >= 0 ? `[${index}]` : ''}`;
+    const here = new LoopPath(path, node.key, index);
     const trigger = item[node.trigger.key];
     if (!isObject(trigger)) {
-      this.problem('REQUIRED_SEGMENT_MISSING', `the loop must hold its first segment ${node.trigger.key}`, here, {
+      this.problem('REQUIRED_SEGMENT_MISSING', `the loop must hold its first segment ${node.trigger.key}`, String(here), {
         segmentId: node.trigger.id,
         loopId: node.id,
       });
     }
     const hl = node.trigger.id === 'HL' && isObject(trigger) && this.validate;
-    if (hl) this.hlEnter(node, trigger, `${here}.${node.trigger.key}`);
-    this.nodes(node.children, item, here);
+    if (hl) this.hlEnter(node, trigger, here);
+    this.nodes(node.children, node.childKeys, node.requiredChildren, true, item, here);
     if (hl) this.hlStack.pop();
   }
 
@@ -301,53 +322,62 @@ class Renderer {
    * HL hierarchy of a loop started by HL, as the translator checks it on reading: HL01 unique,
    * HL02 the HL01 of the enclosing HL loop (or, at the top, of an earlier HL).
    */
-  private hlEnter(node: CompiledLoop, trigger: Record<string, Json>, path: string): void {
+  private hlEnter(node: CompiledLoop, trigger: Record<string, Json>, path: Path): void {
     const [idDef, parentDef] = node.trigger.elements;
     const id = idDef ? String(trigger[idDef.key] ?? '') : '';
     const parent = parentDef ? String(trigger[parentDef.key] ?? '') : '';
     const enclosing = this.hlStack[this.hlStack.length - 1];
     const at = { segmentId: 'HL', loopId: node.id };
     if (id !== '' && this.hlSeen.has(id))
-      this.problem('HIERARCHY_ERROR', `HL01 ${id} is used twice`, `${path}.${idDef?.key}`, { ...at, element: 1 });
+      this.problem('HIERARCHY_ERROR', `HL01 ${id} is used twice`, `${path}.${node.trigger.key}.${idDef?.key}`, { ...at, element: 1 });
     this.hlSeen.add(id);
     if (enclosing !== undefined) {
       if (parent !== enclosing) {
         this.problem(
           'HIERARCHY_ERROR',
           `HL02 parent ${parent || '(none)'} does not match the enclosing level HL01 ${enclosing}`,
-          `${path}.${parentDef?.key}`,
+          `${path}.${node.trigger.key}.${parentDef?.key}`,
           { ...at, element: 2 },
         );
       }
     } else if (parent !== '' && !this.hlSeen.has(parent)) {
-      this.problem('HIERARCHY_ERROR', `HL02 parent ${parent} does not name an earlier HL01`, `${path}.${parentDef?.key}`, {
-        ...at,
-        element: 2,
-      });
+      this.problem(
+        'HIERARCHY_ERROR',
+        `HL02 parent ${parent} does not name an earlier HL01`,
+        `${path}.${node.trigger.key}.${parentDef?.key}`,
+        {
+          ...at,
+          element: 2,
+        },
+      );
     }
     this.hlStack.push(id);
   }
 
-  private segment(node: CompiledSegment, obj: Record<string, Json>, parentPath: string, index: number): void {
+  private segment(node: CompiledSegment, obj: Record<string, Json>, parentPath: Path, index: number): void {
     const isSt = node.id === 'ST' && node.section === 'heading';
     const defs = node.elements;
-    const map = keyIndex(defs);
-    const { order, unknown } = presentIndices(obj, map);
-    if (isSt && !order.includes(1)) {
-      order.push(1); // ST02 is always written
-      order.sort((a, b) => a - b);
+    const map = node.elementKeys;
+    const slots = this.collect(obj, map);
+    let max = this.collectedMax;
+    const unknown = this.collectedUnknown;
+    if (isSt) {
+      slots[1] = this.st02; // ST02 is always written
+      if (max < 1) max = 1;
     }
-    const pieces = this.pieces;
-    pieces.push(node.id);
+    let line = node.id;
     let last = 0;
-    const els = this.validate ? [node.id] : undefined;
+    // values written by position (validation), kept in a reused array: the segment rules need
+    // them as elements only when the masks say they may report
+    const written = this.written;
     let mask = 0;
     this.compositesFine = true;
-    for (let n = 0; n < order.length; n++) {
-      const i = order[n] as number;
+    for (let i = 0; i <= max; i++) {
+      const value = slots[i];
+      if (value === undefined) continue;
+      slots[i] = undefined;
+      if (value === null || value === '') continue;
       const def = defs[i] as CompiledElement;
-      const value = isSt && i === 1 ? this.st02 : obj[def.key];
-      if (value === undefined || value === null || value === '') continue;
       let out: string;
       if (def.repeat > 1) {
         const list = Array.isArray(value) ? value : [value];
@@ -363,17 +393,21 @@ class Renderer {
       }
       if (out === '') continue;
       // the separators of skipped (empty) elements, then the value; trailing empties never written
-      pieces.push(this.separators(i + 1 - last), out);
-      if (els) {
-        while (els.length < i + 1) els.push('');
-        els.push(out);
-        mask |= 1 << (i + 1);
-      }
+      line += this.separators(i + 1 - last) + out;
+      written[i + 1] = out;
+      mask |= 1 << (i + 1);
       last = i + 1;
     }
-    pieces.push(this.term);
+    this.release();
+    this.pieces.push(line + this.term);
     this.count++;
-    if (els && segmentNeedsRules(node, els.length - 1, mask, this.compositesFine)) {
+    let els: string[] | undefined;
+    if (this.validate && segmentNeedsRules(node, last, mask, this.compositesFine)) {
+      els = [node.id];
+      for (let p = 1; p <= last; p++) els.push(written[p] ?? '');
+    }
+    for (let p = 1; p <= last; p++) written[p] = undefined;
+    if (els) {
       const findings = checkSegment(node, els, this.cs, mask);
       for (const f of findings) this.finding(f, node, f.element ? defs[f.element - 1] : undefined, this.path(parentPath, node, index));
     }
@@ -387,6 +421,39 @@ class Renderer {
     }
   }
 
+  /**
+   * Puts the values of an object's keys at their guide positions in a pooled array, in one pass
+   * over the keys (the object's own key order, which for-in reads fast); sets collectedMax to
+   * the highest position found and collectedUnknown when a key is not in the map. The caller
+   * clears every entry up to collectedMax as it goes, then calls release().
+   */
+  private collect(obj: Record<string, Json>, map: Map<string, number>): Json[] {
+    let slots = this.slotPool[this.slotDepth];
+    if (slots === undefined) {
+      slots = [];
+      this.slotPool[this.slotDepth] = slots;
+    }
+    this.slotDepth++;
+    let max = -1;
+    let unknown = false;
+    for (const key in obj) {
+      const i = map.get(key);
+      if (i === undefined) {
+        unknown = true;
+        continue;
+      }
+      slots[i] = obj[key];
+      if (i > max) max = i;
+    }
+    this.collectedMax = max;
+    this.collectedUnknown = unknown;
+    return slots;
+  }
+
+  private release(): void {
+    this.slotDepth--;
+  }
+
   /** n element separators (cached). */
   private separators(n: number): string {
     let s = this.seps[n];
@@ -397,11 +464,11 @@ class Renderer {
     return s;
   }
 
-  private path(parentPath: string, node: CompiledNode, index: number): string {
+  private path(parentPath: Path, node: CompiledNode, index: number): string {
     return `${parentPath}.${node.key}${index >= 0 ? `[${index}]` : ''}`;
   }
 
-  private element(node: CompiledSegment, def: CompiledElement, value: Json, parentPath: string, index: number, repetition: number): string {
+  private element(node: CompiledSegment, def: CompiledElement, value: Json, parentPath: Path, index: number, repetition: number): string {
     if (!def.components) return this.simple(node, def, value, parentPath, index, def, repetition);
     if (!isObject(value)) {
       this.problem(
@@ -412,17 +479,20 @@ class Renderer {
       return '';
     }
     const comps = def.components;
-    const map = keyIndex(comps);
-    const { order, unknown } = presentIndices(value, map);
+    const map = def.componentKeys as Map<string, number>;
+    const slots = this.collect(value, map);
+    const max = this.collectedMax;
+    const unknown = this.collectedUnknown;
     let out = '';
     let last = 0;
     let written = false;
     let required = 0;
-    for (let n = 0; n < order.length; n++) {
-      const c = order[n] as number;
+    for (let c = 0; c <= max; c++) {
+      const v = slots[c];
+      if (v === undefined) continue;
+      slots[c] = undefined;
+      if (v === null || v === '') continue;
       const comp = comps[c] as CompiledElement;
-      const v = value[comp.key];
-      if (v === undefined || v === null || v === '') continue;
       const t = this.simple(node, comp, v, parentPath, index, def, repetition);
       if (t === '') continue;
       // the separators before this component (one per position since the last written one),
@@ -433,8 +503,9 @@ class Renderer {
       last = c + 1;
       if (comp.usage === 'R') required++;
     }
+    this.release();
     // whether the segment rules need to look at this composite (a required component missing, or notes)
-    if (def.syntax.length > 0 || required < requiredComponents(def)) this.compositesFine = false;
+    if (def.syntax.length > 0 || required < def.requiredComponents) this.compositesFine = false;
     if (unknown) {
       for (const key of Object.keys(value)) {
         if (!map.has(key)) {
@@ -449,12 +520,12 @@ class Renderer {
     return out;
   }
 
-  private elementPath(parentPath: string, node: CompiledSegment, index: number, def: CompiledElement, repetition: number): string {
+  private elementPath(parentPath: Path, node: CompiledSegment, index: number, def: CompiledElement, repetition: number): string {
     return `${this.path(parentPath, node, index)}.${def.key}${repetition >= 0 ? `[${repetition}]` : ''}`;
   }
 
   private simplePath(
-    parentPath: string,
+    parentPath: Path,
     node: CompiledSegment,
     index: number,
     parent: CompiledElement,
@@ -469,14 +540,16 @@ class Renderer {
     node: CompiledSegment,
     def: CompiledElement,
     value: Json,
-    parentPath: string,
+    parentPath: Path,
     index: number,
     parent: CompiledElement,
     repetition: number,
   ): string {
     let text: string;
-    if (typeof value === 'string' && (def.type === 'AN' || def.type === 'ID')) {
-      // strings into string elements: nothing to format
+    /** Whether the text may hold a delimiter candidate (formatted numbers, dates and times cannot). */
+    let scan = true;
+    if (typeof value === 'string' && def.textual) {
+      // strings into string elements: nothing to format; a valid plain code needs no scan
       text = value;
     } else {
       if (typeof value === 'object') {
@@ -506,8 +579,10 @@ class Renderer {
         return typeof value === 'string' ? value : String(value);
       }
       text = f.text;
+      scan = !(typeof value === 'number' || isNumericType(def) || def.type === 'DT' || def.type === 'TM');
     }
     if (this.anyRepair || this.set) {
+      scan = true;
       const r = repairValue(text, this.set, this.repairs, this.reserved, isNumericType(def));
       text = r.value;
       if (r.badCharacter !== undefined) {
@@ -522,7 +597,7 @@ class Renderer {
         );
       }
     }
-    if (CANDIDATE_CHARS.test(text)) {
+    if (scan && hasCandidate(text)) {
       for (const ch of text) if (CANDIDATE_CHARS.test(ch)) this.used.add(ch);
     }
     if (this.validate) {

@@ -13,6 +13,12 @@
  *
  * Internally bytes are decoded as latin1, so string offsets are byte offsets; element values
  * holding bytes >= 0x80 are re-decoded as UTF-8.
+ *
+ * When every delimiter is one byte and lines are not wrapped (nearly every file), segments are
+ * found by one pass over the bytes with a table of delimiter classes, and elements are cut from
+ * the latin1 string at the positions found; two-character values and segment ids come from a
+ * shared table of interned strings instead of being allocated anew. Other files take a path
+ * that searches the string for each (multi-byte) delimiter.
  */
 import { isAscii } from 'node:buffer';
 import { issue, type X12Issue } from './issues';
@@ -88,8 +94,29 @@ export function fromLatin1(text: string): string {
   return HIGH.test(text) ? Buffer.from(text, 'latin1').toString('utf8') : text;
 }
 
+/** Byte classes of the fast path: an element separator, the segment terminator, other delimiters. */
+const C_ELEMENT = 1;
+const C_TERM = 2;
+/** C_COMPONENT - 2 = HAS_COMPONENTS, C_REPETITION - 2 = HAS_REPETITIONS */
+const C_COMPONENT = 3;
+const C_REPETITION = 4;
+
+/**
+ * Interned values of two bytes (index: b0 << 8 | b1) and of three-byte segment ids, shared by
+ * every tokenizer: strings are immutable, and reusing them spares allocations and lets later
+ * lookups use the cached hash.
+ */
+const TWO: (string | undefined)[] = new Array(65536).fill(undefined);
+const THREE = new Map<number, string>();
+const THREE_LIMIT = 4096;
+const EMPTY = Buffer.alloc(0);
+
 export class X12Tokenizer {
   private buf = '';
+  /** The bytes of buf (buf is their latin1 decoding: the same length and offsets). */
+  private bytes: Buffer = EMPTY;
+  /** Delimiter classes by byte value when every delimiter is one byte and lines are not wrapped. */
+  private classes: Uint8Array | undefined;
   /** Absolute byte offset of buf[0]. */
   private base = 0;
   private line = 1;
@@ -118,15 +145,17 @@ export class X12Tokenizer {
 
   /** Feeds the next chunk of bytes (Buffer, Uint8Array or an already latin1-decoded string). */
   push(chunk: Uint8Array | string): void {
-    let text: string;
-    if (typeof chunk === 'string') {
-      text = chunk;
-      if (!this.highBytes && HIGH.test(text)) this.highBytes = true;
-    } else {
-      if (!this.highBytes && !isAscii(chunk)) this.highBytes = true;
-      text = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString('latin1');
-    }
-    this.buf = this.buf.length === 0 ? text : this.buf + text;
+    // always a Buffer, so that the scanning code sees one kind of array
+    let bytes =
+      typeof chunk === 'string'
+        ? Buffer.from(chunk, 'latin1')
+        : Buffer.isBuffer(chunk)
+          ? chunk
+          : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    if (!this.highBytes && !isAscii(bytes)) this.highBytes = true;
+    if (this.bytes.length > 0) bytes = Buffer.concat([this.bytes, bytes]);
+    this.bytes = bytes;
+    this.buf = bytes.toString('latin1');
     this.scan(false);
   }
 
@@ -170,6 +199,13 @@ export class X12Tokenizer {
       if (buf.charCodeAt(pos) === 73 && buf.startsWith('ISA', pos) && buf.startsWith(this.es, pos + 3)) {
         // a new interchange (possibly without the previous IEA): re-read its delimiters
         this.delims = undefined;
+        this.classes = undefined;
+        continue;
+      }
+      if (this.classes !== undefined) {
+        const next = this.fast(pos, final);
+        if (next < 0) break; // need more data
+        pos = next;
         continue;
       }
       const t = buf.indexOf(this.term, pos);
@@ -187,10 +223,72 @@ export class X12Tokenizer {
       }
     }
     this.base += pos;
+    // the rest is copied: the caller may reuse its buffer
+    this.bytes = pos >= len ? EMPTY : Buffer.from(this.bytes.subarray(pos));
     this.buf = pos >= len ? '' : buf.slice(pos);
     // cached separator positions are relative to the old buffer
     this.nextCs = -1;
     this.nextRs = -1;
+  }
+
+  /**
+   * The fast path: finds the segment starting at `start` with one pass over its bytes, cuts its
+   * elements and emits it. Returns the position after its terminator, or -1 when the chunk ends
+   * first (the segment is scanned again with more data).
+   */
+  private fast(start: number, final: boolean): number {
+    const bytes = this.bytes;
+    const buf = this.buf;
+    const classes = this.classes as Uint8Array;
+    const len = bytes.length;
+    const interned = !this.highBytes;
+    const elements: string[] = [];
+    let flags = 0;
+    let e = start;
+    let i = start;
+    for (;;) {
+      if (i >= len) {
+        if (!final) return -1;
+        elements.push(buf.slice(e, len));
+        return this.emitElements(start, elements, flags, len);
+      }
+      const k = classes[bytes[i] as number] as number;
+      if (k !== 0) {
+        if (k <= C_TERM) {
+          const n = i - e;
+          let value: string | undefined;
+          if (n === 2 && interned) {
+            const key = ((bytes[e] as number) << 8) | (bytes[e + 1] as number);
+            value = TWO[key];
+            if (value === undefined) {
+              value = buf.slice(e, i);
+              TWO[key] = value;
+            }
+          } else if (n === 3 && interned && elements.length === 0) {
+            const key = ((bytes[e] as number) << 16) | ((bytes[e + 1] as number) << 8) | (bytes[e + 2] as number);
+            value = THREE.get(key);
+            if (value === undefined) {
+              value = buf.slice(e, i);
+              if (THREE.size < THREE_LIMIT) THREE.set(key, value);
+            }
+          } else {
+            value = buf.slice(e, i);
+          }
+          elements.push(value);
+          e = i + 1;
+          if (k === C_TERM) break;
+        } else {
+          flags |= k - 2;
+        }
+      }
+      i++;
+    }
+    const next = this.emitElements(start, elements, flags, i + 1);
+    if (this.termIsLf) {
+      this.line++;
+      this.lineStart = this.base + next;
+    }
+    return next;
   }
 
   /** Emits the segment buf[start, stop) whose terminator ends at `next`; returns `next`. */
@@ -234,6 +332,19 @@ export class X12Tokenizer {
         e = q + step;
       }
     }
+    return this.emitElements(start, elements, flags, next, line, column);
+  }
+
+  /** Emits a segment starting at buf[start] whose terminator ends at `next`; returns `next`. */
+  private emitElements(
+    start: number,
+    elements: string[],
+    flags: number,
+    next: number,
+    line = this.line,
+    column = this.base + start - this.lineStart + 1,
+  ): number {
+    const abs = this.base + start;
     if (this.highBytes) {
       for (let i = 0; i < elements.length; i++) {
         const v = elements[i] as string;
@@ -256,6 +367,7 @@ export class X12Tokenizer {
     this.handler.segment(token);
     if (id === 'IEA') {
       this.delims = undefined;
+      this.classes = undefined;
       this.skipBlank = true;
     }
     return next;
@@ -372,6 +484,15 @@ export class X12Tokenizer {
     this.nextCs = -1;
     this.nextRs = -1;
     this.wrapped = wrapped;
+    this.classes = undefined;
+    if (!wrapped && es.length === 1 && component.length === 1 && term.length === 1 && (repetition ?? '').length <= 1) {
+      const classes = new Uint8Array(256);
+      classes[es.charCodeAt(0)] = C_ELEMENT;
+      classes[term.charCodeAt(0)] = C_TERM;
+      classes[component.charCodeAt(0)] = C_COMPONENT;
+      if (repetition) classes[repetition.charCodeAt(0)] = C_REPETITION;
+      this.classes = classes;
+    }
     this.skipCr = term !== '\r' && es !== '\r' && component !== '\r' && repetition !== '\r';
     this.skipLf = term !== '\n' && es !== '\n' && component !== '\n' && repetition !== '\n';
     this.skipBlank = ![term, es, component, repetition].some((d) => d === ' ' || d === '\t');

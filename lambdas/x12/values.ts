@@ -147,6 +147,24 @@ export function toJsonValue(e: CompiledElement, raw: string): ElementValue | und
 
 /** Plain decimal text of a finite number, without exponent. */
 function plainDecimal(v: number): string {
+  if (!Number.isInteger(v)) {
+    // the common case, a few decimal places (prices, amounts), without the general conversion:
+    // for |v| < 1e9 two decimals of at most 6 places are further apart than the spacing of
+    // doubles, so the first m / 10^k equal to v gives the digits String(v) would give
+    const a = v < 0 ? -v : v;
+    if (a < 1e9) {
+      let scale = 10;
+      for (let k = 1; k <= 6; k++) {
+        const m = Math.round(a * scale);
+        if (m / scale === a) {
+          const whole = Math.floor(a);
+          const fraction = String(m - whole * scale);
+          return `${v < 0 ? '-' : ''}${whole}.${fraction.length < k ? '0'.repeat(k - fraction.length) + fraction : fraction}`;
+        }
+        scale *= 10;
+      }
+    }
+  }
   let s = String(v);
   if (!s.includes('e')) return s;
   // expand exponent forms such as 1e-7 or 1e+21

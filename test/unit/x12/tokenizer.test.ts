@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { X12Issue } from '../../../lambdas/x12/issues';
-import { type InterchangeStart, type SegmentToken, X12Tokenizer } from '../../../lambdas/x12/tokenizer';
+import { HAS_COMPONENTS, HAS_REPETITIONS, type InterchangeStart, type SegmentToken, X12Tokenizer } from '../../../lambdas/x12/tokenizer';
 
 interface Run {
   segments: SegmentToken[];
@@ -136,6 +136,36 @@ describe('Class: X12Tokenizer', () => {
     it('counts lines when the segment terminator is a line feed', () => {
       const run = tokenize([sample('*', '^', ':', '\n', '')]);
       expect(run.segments.map((s) => [s.line, s.column])).toEqual([1, 2, 3, 4, 5, 6, 7, 8].map((l) => [l, 1]));
+    });
+
+    it('marks the segments that hold component or repetition separators', () => {
+      const flags = tokenize([sample()]).segments.map((s) => [s.id, s.flags]);
+      expect(flags.find(([id]) => id === 'PO1')).toEqual(['PO1', HAS_COMPONENTS | HAS_REPETITIONS]);
+      expect(flags.filter(([id]) => id !== 'PO1' && id !== 'ISA').every(([, f]) => f === 0)).toBe(true);
+    });
+
+    it('decodes two-byte UTF-8 values and keeps two-letter values apart', () => {
+      // a two-byte value is read from a shared table when the file is ASCII, never when not
+      const ascii = tokenize([sample().replace('PO-1', 'AB')]);
+      const utf8 = tokenize([Buffer.from(sample().replace('PO-1', 'é'), 'utf8')]);
+      expect(ascii.segments[3]?.elements[3]).toBe('AB');
+      expect(utf8.segments[3]?.elements[3]).toBe('é');
+      expect(utf8.segments[3]?.elements[2]).toBe('SA');
+    });
+
+    it('copies what it keeps of a chunk, so the caller may reuse its buffer', () => {
+      const bytes = Buffer.from(sample(), 'latin1');
+      const whole = tokenize([bytes]);
+      const shared = Buffer.alloc(7);
+      const run: SegmentToken[] = [];
+      const t = new X12Tokenizer({ segment: (s) => run.push(s) });
+      for (let o = 0; o < bytes.length; o += shared.length) {
+        const n = bytes.copy(shared, 0, o, o + shared.length);
+        t.push(shared.subarray(0, n));
+        shared.fill(0x58); // overwritten once pushed
+      }
+      t.end();
+      expect(run.map((s) => s.elements)).toEqual(whole.segments.map((s) => s.elements));
     });
 
     it('gives identical results whatever the chunk boundaries', () => {

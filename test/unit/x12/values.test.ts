@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { CompiledElement } from '../../../lambdas/x12/compiled-guide';
 import { formatValue, parseDate, parseTime, toJsonValue } from '../../../lambdas/x12/values';
@@ -16,10 +17,13 @@ function el(type: string, min = 1, max = 18): CompiledElement {
     req: 'M',
     usage: 'R',
     codes: undefined,
+    textual: type === 'AN' || type === 'ID',
     restricted: false,
     repeat: 1,
     decimals,
     components: undefined,
+    componentKeys: undefined,
+    requiredComponents: 0,
     syntax: [],
   };
 }
@@ -39,6 +43,31 @@ describe('Module: values', () => {
     expect(formatValue(el('R'), 1e-7)).toEqual({ ok: true, text: '.0000001' });
     expect(formatValue(el('N0', 4, 9), 7)).toEqual({ ok: true, text: '0007' });
     expect(formatValue(el('R', 3, 9), -2.5)).toEqual({ ok: true, text: '-02.5' });
+  });
+  it('writes decimals with the digits of the shortest round-trip form, on its fast path and off it', () => {
+    // the fast path (up to 6 places below 1e9) must agree with the engine's own conversion
+    const shortest = (v: number) => {
+      const s = String(v);
+      return s.startsWith('0.') ? s.slice(1) : s.startsWith('-0.') ? `-${s.slice(2)}` : s;
+    };
+    fc.assert(
+      fc.property(fc.integer({ min: -999_999_999_999, max: 999_999_999_999 }), fc.integer({ min: 0, max: 8 }), (m, places) => {
+        const v = m / 10 ** places;
+        if (String(v).includes('e')) return;
+        expect(formatValue(el('R'), v)).toEqual({ ok: true, text: shortest(v) });
+      }),
+      { numRuns: 5000 },
+    );
+    fc.assert(
+      fc.property(fc.double({ min: -1e12, max: 1e12, noNaN: true }), (v) => {
+        if (String(v).includes('e')) return;
+        expect(formatValue(el('R'), v)).toEqual({ ok: true, text: shortest(v) });
+      }),
+      { numRuns: 5000 },
+    );
+    for (const v of [0.1 + 0.2, 1.005, 2.675, 999_999_999.999999, 0.000001, 0.0000015, 1e9 + 0.5]) {
+      expect(formatValue(el('R'), v)).toEqual({ ok: true, text: shortest(v) });
+    }
   });
   it('keeps numbers beyond double precision as text', () => {
     expect(toJsonValue(el('N0'), '1234567890123456789')).toBe('1234567890123456789');
