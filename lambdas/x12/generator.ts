@@ -58,6 +58,9 @@ const CANDIDATE_CHARS = /[*|^~!{}`:>\\\n\r]/;
 const CANDIDATE_CODES = new Uint8Array(128);
 for (const ch of '*|^~!{}`:>\\\n\r') CANDIDATE_CODES[ch.charCodeAt(0)] = 1;
 
+/** How many guide positions past the last key collect() compares before it hashes a key. */
+const LOOKAHEAD = 6;
+
 /** Whether a value holds a delimiter candidate. */
 function hasCandidate(text: string): boolean {
   for (let i = 0; i < text.length; i++) {
@@ -212,7 +215,7 @@ class Renderer {
     path: Path,
   ): void {
     // the keys present (few) are collected in guide order, rather than every node (many) looked up
-    const slots = this.collect(obj, map);
+    const slots = this.collect(obj, nodes, map);
     const max = this.collectedMax;
     const unknown = this.collectedUnknown;
     for (let n = 0; n <= max; n++) {
@@ -358,7 +361,7 @@ class Renderer {
     const isSt = node.id === 'ST' && node.section === 'heading';
     const defs = node.elements;
     const map = node.elementKeys;
-    const slots = this.collect(obj, map);
+    const slots = this.collect(obj, defs, map);
     let max = this.collectedMax;
     const unknown = this.collectedUnknown;
     if (isSt) {
@@ -427,7 +430,7 @@ class Renderer {
    * the highest position found and collectedUnknown when a key is not in the map. The caller
    * clears every entry up to collectedMax as it goes, then calls release().
    */
-  private collect(obj: Record<string, Json>, map: Map<string, number>): Json[] {
+  private collect(obj: Record<string, Json>, list: ReadonlyArray<{ key: string }>, map: Map<string, number>): Json[] {
     let slots = this.slotPool[this.slotDepth];
     if (slots === undefined) {
       slots = [];
@@ -436,12 +439,28 @@ class Renderer {
     this.slotDepth++;
     let max = -1;
     let unknown = false;
+    // keys mostly come in guide order: a few positions past the last one are compared first
+    // (interned keys compare by identity), and only a key not found there is hashed
+    let next = 0;
+    const n = list.length;
     for (const key in obj) {
-      const i = map.get(key);
-      if (i === undefined) {
-        unknown = true;
-        continue;
+      let i = -1;
+      const stop = Math.min(next + LOOKAHEAD, n);
+      for (let k = next; k < stop; k++) {
+        if ((list[k] as { key: string }).key === key) {
+          i = k;
+          break;
+        }
       }
+      if (i < 0) {
+        const found = map.get(key);
+        if (found === undefined) {
+          unknown = true;
+          continue;
+        }
+        i = found;
+      }
+      next = i + 1;
       slots[i] = obj[key];
       if (i > max) max = i;
     }
@@ -480,7 +499,7 @@ class Renderer {
     }
     const comps = def.components;
     const map = def.componentKeys as Map<string, number>;
-    const slots = this.collect(value, map);
+    const slots = this.collect(value, comps, map);
     const max = this.collectedMax;
     const unknown = this.collectedUnknown;
     let out = '';
