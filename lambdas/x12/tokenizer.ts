@@ -107,8 +107,13 @@ const C_REPETITION = 4;
  * lookups use the cached hash.
  */
 const TWO: (string | undefined)[] = new Array(65536).fill(undefined);
-const THREE = new Map<number, string>();
-const THREE_LIMIT = 4096;
+/** Segment ids of three letters or digits, the first a letter: index 26 * 36 * 36 at most. */
+const IDS: (string | undefined)[] = new Array(26 * 36 * 36).fill(undefined);
+
+/** 0-35 for A-Z and 0-9, -1 for anything else. */
+function idDigit(c: number): number {
+  return c >= 65 && c <= 90 ? c - 65 : c >= 48 && c <= 57 ? c - 22 : -1;
+}
 const EMPTY = Buffer.alloc(0);
 
 export class X12Tokenizer {
@@ -264,12 +269,19 @@ export class X12Tokenizer {
               value = buf.slice(e, i);
               TWO[key] = value;
             }
-          } else if (n === 3 && interned && elements.length === 0) {
-            const key = ((bytes[e] as number) << 16) | ((bytes[e + 1] as number) << 8) | (bytes[e + 2] as number);
-            value = THREE.get(key);
-            if (value === undefined) {
+          } else if (n === 3 && elements.length === 0) {
+            const a = (bytes[e] as number) - 65;
+            const b = idDigit(bytes[e + 1] as number);
+            const c = idDigit(bytes[e + 2] as number);
+            if (a >= 0 && a < 26 && b >= 0 && c >= 0) {
+              const key = (a * 36 + b) * 36 + c;
+              value = IDS[key];
+              if (value === undefined) {
+                value = buf.slice(e, i);
+                IDS[key] = value;
+              }
+            } else {
               value = buf.slice(e, i);
-              if (THREE.size < THREE_LIMIT) THREE.set(key, value);
             }
           } else {
             value = buf.slice(e, i);
