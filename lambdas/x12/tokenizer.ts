@@ -148,12 +148,15 @@ export class X12Tokenizer {
 
   constructor(private readonly handler: TokenHandler) {}
 
-  /** Feeds the next chunk of bytes (Buffer, Uint8Array or an already latin1-decoded string). */
+  /**
+   * Feeds the next chunk: bytes (Buffer or Uint8Array), or text, which is read as its UTF-8
+   * bytes (offsets are then offsets in that encoding).
+   */
   push(chunk: Uint8Array | string): void {
     // always a Buffer, so that the scanning code sees one kind of array
     let bytes =
       typeof chunk === 'string'
-        ? Buffer.from(chunk, 'latin1')
+        ? Buffer.from(chunk, 'utf8')
         : Buffer.isBuffer(chunk)
           ? chunk
           : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);

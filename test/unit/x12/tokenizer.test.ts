@@ -153,6 +153,14 @@ describe('Class: X12Tokenizer', () => {
       expect(utf8.segments[3]?.elements[2]).toBe('SA');
     });
 
+    it('reads text as its UTF-8 bytes', () => {
+      const text = sample().replace('PO-1', 'PO€1');
+      const fromText = tokenize([text]);
+      const fromBytes = tokenize([Buffer.from(text, 'utf8')]);
+      expect(fromText.segments[3]?.elements[3]).toBe('PO€1');
+      expect(fromText.segments).toEqual(fromBytes.segments);
+    });
+
     it('copies what it keeps of a chunk, so the caller may reuse its buffer', () => {
       const bytes = Buffer.from(sample(), 'latin1');
       const whole = tokenize([bytes]);
