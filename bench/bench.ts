@@ -374,11 +374,11 @@ async function main(): Promise<void> {
     process.stdout.write(`${fmt({ ...row, file: name(row.file) })}\n`);
   };
   console.log(
-    `Node ${process.version}, ${process.platform}/${process.arch}; 2 untimed warm-up runs, then the best of 5 (10 MB) or 3 (50 MB) runs, each task in its own process\n`,
+    `Node ${process.version}, ${process.platform}/${process.arch}; 2 untimed warm-up runs, then the best of 10 (10 MB) or 3 (50 MB) runs, each task in its own process\n`,
   );
   // best of several runs: the first runs of a process include compiling the hot code
   for (const [file, repeat] of [
-    [files.po10, 5],
+    [files.po10, 10],
     [files.claims50, 3],
   ] as const) {
     for (const task of [
