@@ -24,24 +24,12 @@ import { BUILTIN_GUIDES } from '../lambdas/guides/index';
 import type { ExecutionRecord, ExecutionStatus, ExecutionStore, ObjectStore, TransactionRecord } from '../lambdas/ports';
 import { generateInterchange } from '../lambdas/x12/generator';
 import { MemoryControlNumberStore, MemoryFragmentStore, SequentialIds } from '../test/helpers/memory-stores';
+import { po1Loop } from '../test/helpers/po850';
 import { generateEd25519Key, startSftpServer } from '../test/helpers/servers/sftp-server';
 
 const quick = process.argv.includes('--quick');
 const MB = 1024 * 1024;
 const guide = BUILTIN_GUIDES.find((g) => g.id === 'x12-005010-850')!;
-
-function line(i: number): Record<string, unknown> {
-  return {
-    baseline_item_data_PO1: {
-      assigned_identification_01: String(i + 1),
-      quantity_ordered_02: 1 + (i % 40),
-      unit_or_basis_for_measurement_code_03: 'EA',
-      unit_price_04: 12.25,
-      product_service_id_qualifier_06: 'VP',
-      product_service_id_07: `SKU-${i}`,
-    },
-  };
-}
 
 function wrapper(lines: number): Record<string, unknown> {
   return {
@@ -54,7 +42,7 @@ function wrapper(lines: number): Record<string, unknown> {
         date_05: '2026-11-23',
       },
     },
-    detail: { baseline_item_data_PO1_loop: Array.from({ length: lines }, (_, i) => line(i)) },
+    detail: { baseline_item_data_PO1_loop: Array.from({ length: lines }, (_, i) => po1Loop(i)) },
   };
 }
 
@@ -145,7 +133,7 @@ async function fragmentsChild(count: number): Promise<FragmentFigures> {
   const guides = { get: async () => guide };
   const mappings = { apply: async (_a: string, _m: string, s: unknown) => s };
   const fragments = new Fragments(fragmentStore, guides, mappings, objects, clock, ids);
-  for (let i = 0; i < count; i++) await fragments.add({ accountId: 'a', fragmentGroupId: 'g', guideId: guide.id, fragment: line(i) });
+  for (let i = 0; i < count; i++) await fragments.add({ accountId: 'a', fragmentGroupId: 'g', guideId: guide.id, fragment: po1Loop(i) });
   const executions = new Executions();
   const setting = {
     outboundX12TransactionSettingsId: 's',

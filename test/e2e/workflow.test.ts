@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILTIN_GUIDES } from '../../lambdas/guides/index';
 import { processX12 } from '../../lambdas/x12/process';
 import { client, startTestStack } from '../helpers/local-stack';
+import { po1Loop } from '../helpers/po850';
 import { generateEd25519Key, startSftpServer } from '../helpers/servers/sftp-server';
 
 /** Seconds between delivery attempts in this file (360 on AWS). */
@@ -58,20 +59,7 @@ function po(lines: number): Record<string, unknown> {
       },
     },
     detail: {
-      baseline_item_data_PO1_loop: Array.from({ length: lines }, (_, i) => loop(i)),
-    },
-  };
-}
-
-function loop(i: number): Record<string, unknown> {
-  return {
-    baseline_item_data_PO1: {
-      assigned_identification_01: String(i + 1),
-      quantity_ordered_02: 1 + (i % 7),
-      unit_or_basis_for_measurement_code_03: 'EA',
-      unit_price_04: 9.5,
-      product_service_id_qualifier_06: 'VP',
-      product_service_id_07: `SKU${i}`,
+      baseline_item_data_PO1_loop: Array.from({ length: lines }, (_, i) => po1Loop(i)),
     },
   };
 }
@@ -270,7 +258,7 @@ describe('Local stack: the outbound workflow (delivery attempts, events, fragmen
       for (;;) {
         const i = next++;
         if (i >= count) return;
-        const f = await api('POST', `/fragments/${group}`, { guideId: 'x12-005010-850', fragment: loop(i) });
+        const f = await api('POST', `/fragments/${group}`, { guideId: 'x12-005010-850', fragment: po1Loop(i) });
         if (f.status !== 201) throw new Error(`fragment ${i}: ${f.status} ${f.text}`);
       }
     });
@@ -286,7 +274,7 @@ describe('Local stack: the outbound workflow (delivery attempts, events, fragmen
     const id = r.json.fileExecutionId as string;
     expect(typeof r.json.transactionId).toBe('string');
 
-    const late = await api('POST', `/fragments/${group}`, { guideId: 'x12-005010-850', fragment: loop(0) });
+    const late = await api('POST', `/fragments/${group}`, { guideId: 'x12-005010-850', fragment: po1Loop(0) });
     expect(late.status).toBe(409);
     expect(late.json.error).toBe('fragment_group_locked');
     const reuse = await api('POST', '/partnerships/acme-globex/transactions/fragments-to-a', {
