@@ -19,6 +19,7 @@ import {
   type SituationalRule,
   type Usage,
 } from './guide';
+import { oneKeyBuilder, ShapeCache } from './shapes';
 
 export interface CompiledElement {
   /** 1-based position in the segment (or in the composite). */
@@ -47,12 +48,16 @@ export interface CompiledElement {
   componentKeys: Map<string, number> | undefined;
   /** Number of required components (composites). */
   requiredComponents: number;
+  /** Builders of the composite's Guide JSON objects (composites). */
+  shapes: ShapeCache | undefined;
   syntax: SyntaxNote[];
 }
 
 export interface SegmentMasks {
   required: number;
   notes: Array<{ kind: SyntaxNote['kind']; all: number; first: number; rest: number }>;
+  /** The last mask found fine (-1: none yet): segments of a kind mostly repeat their mask. */
+  lastFine: number;
 }
 
 /**
@@ -60,6 +65,7 @@ export interface SegmentMasks {
  * breaks no syntax note (the rules then have nothing to report; they run only otherwise).
  */
 export function masksOk(m: SegmentMasks, mask: number): boolean {
+  if (mask === m.lastFine) return true;
   if ((mask & m.required) !== m.required) return false;
   for (let i = 0; i < m.notes.length; i++) {
     const n = m.notes[i] as SegmentMasks['notes'][number];
@@ -82,6 +88,7 @@ export function masksOk(m: SegmentMasks, mask: number): boolean {
         break;
     }
   }
+  m.lastFine = mask;
   return true;
 }
 
@@ -99,7 +106,7 @@ function buildMasks(elements: CompiledElement[], syntax: SyntaxNote[], required:
         rest: rest.reduce((m, p) => m | bit(p), 0),
       };
     });
-  return { required: required.reduce((m, p) => m | bit(p), 0), notes };
+  return { required: required.reduce((m, p) => m | bit(p), 0), notes, lastFine: -1 };
 }
 
 export interface SyntaxNote {
@@ -139,6 +146,8 @@ export interface CompiledSegment {
    * of required elements and syntax notes; undefined when a position is beyond 30.
    */
   masks: SegmentMasks | undefined;
+  /** Builders of the segment's Guide JSON objects. */
+  shapes: ShapeCache;
   /** Loop id of the enclosing loop (undefined at the root). */
   loopId: string | undefined;
   section: SectionName;
@@ -156,6 +165,8 @@ export interface CompiledLoop {
   children: CompiledNode[];
   /** Child index by Guide JSON key. */
   childKeys: Map<string, number>;
+  /** Builds the loop's object from its trigger segment's. */
+  open: (trigger: unknown) => Record<string, unknown>;
   /** Child indices by segment id of the segment that would match them. */
   index: Map<string, number[]>;
   /** Indices of the children that must occur (min > 0 and used), in order. */
@@ -266,6 +277,7 @@ function compileElement(
       components,
       componentKeys: new Map(components.map((c, i) => [c.key, i])),
       requiredComponents: components.filter((c) => c.usage === 'R').length,
+      shapes: new ShapeCache(components.map((c) => c.key)),
       syntax: parseSyntax(def.syntax, components.length, where, problems),
     };
   }
@@ -286,6 +298,7 @@ function compileElement(
     components: undefined,
     componentKeys: undefined,
     requiredComponents: 0,
+    shapes: undefined,
     syntax: [],
   };
 }
@@ -335,6 +348,7 @@ function compileSegment(
     usage: node.usage ?? (node.min > 0 ? 'R' : 'S'),
     elements,
     elementKeys: new Map(elements.map((e, i) => [e.key, i])),
+    shapes: new ShapeCache(elements.map((e) => e.key)),
     syntax,
     masks: buildMasks(
       elements,
@@ -431,6 +445,7 @@ function compileNodes(
         trigger: placeholder,
         children,
         childKeys: keyIndexOf(children),
+        open: oneKeyBuilder(placeholder.key),
         index: new Map(),
         requiredChildren: [],
         section,
@@ -458,6 +473,7 @@ function compileNodes(
       trigger,
       children,
       childKeys: keyIndexOf(children),
+      open: oneKeyBuilder(trigger.key),
       index,
       requiredChildren: requiredOf(children),
       section,

@@ -46,14 +46,16 @@ export interface SegmentToken {
   /** 0-based index of the segment in the file. */
   index: number;
   /**
-   * Which separators occur inside the segment: bit 1 the component separator, bit 2 the
-   * repetition separator. Undefined (tokens made elsewhere): unknown, check the values.
+   * What occurs inside the segment: bit 1 the component separator, bit 2 the repetition
+   * separator, bit 4 a control character (C0 or DEL) that is not a delimiter; a set bit may also
+   * mean "not looked for". Undefined (tokens made elsewhere): unknown, check the values.
    */
   flags?: number;
 }
 
 export const HAS_COMPONENTS = 1;
 export const HAS_REPETITIONS = 2;
+export const HAS_CONTROL = 4;
 
 export interface InterchangeStart {
   delimiters: Delimiters;
@@ -97,9 +99,10 @@ export function fromLatin1(text: string): string {
 /** Byte classes of the fast path: an element separator, the segment terminator, other delimiters. */
 const C_ELEMENT = 1;
 const C_TERM = 2;
-/** C_COMPONENT - 2 = HAS_COMPONENTS, C_REPETITION - 2 = HAS_REPETITIONS */
+/** C_COMPONENT - 2 = HAS_COMPONENTS, C_REPETITION - 2 = HAS_REPETITIONS, C_CONTROL - 2 = HAS_CONTROL */
 const C_COMPONENT = 3;
 const C_REPETITION = 4;
+const C_CONTROL = 6;
 
 /**
  * Interned values of two bytes (index: b0 << 8 | b1) and of three-byte segment ids, shared by
@@ -326,12 +329,13 @@ export class X12Tokenizer {
         text = text.replace(WRAP_STRIP, '');
       }
       elements = text.split(this.es);
-      flags = (text.includes(this.cs) ? HAS_COMPONENTS : 0) | (this.rs !== '' && text.includes(this.rs) ? HAS_REPETITIONS : 0);
+      flags =
+        HAS_CONTROL | (text.includes(this.cs) ? HAS_COMPONENTS : 0) | (this.rs !== '' && text.includes(this.rs) ? HAS_REPETITIONS : 0);
     } else {
       // the next component and repetition separators of the chunk, found once and reused
       if (this.nextCs < start) this.nextCs = findFrom(buf, this.cs, start);
       if (this.rs !== '' && this.nextRs < start) this.nextRs = findFrom(buf, this.rs, start);
-      flags = (this.nextCs < stop ? HAS_COMPONENTS : 0) | (this.rs !== '' && this.nextRs < stop ? HAS_REPETITIONS : 0);
+      flags = HAS_CONTROL | (this.nextCs < stop ? HAS_COMPONENTS : 0) | (this.rs !== '' && this.nextRs < stop ? HAS_REPETITIONS : 0);
       // split in place: one indexOf per element over the chunk, no intermediate segment string
       elements = [];
       const es = this.es;
@@ -502,6 +506,8 @@ export class X12Tokenizer {
     this.classes = undefined;
     if (!wrapped && es.length === 1 && component.length === 1 && term.length === 1 && (repetition ?? '').length <= 1) {
       const classes = new Uint8Array(256);
+      for (let b = 0; b < 32; b++) classes[b] = C_CONTROL;
+      classes[127] = C_CONTROL;
       classes[es.charCodeAt(0)] = C_ELEMENT;
       classes[term.charCodeAt(0)] = C_TERM;
       classes[component.charCodeAt(0)] = C_COMPONENT;

@@ -25,7 +25,8 @@ import { elementType } from './rules/element-type';
 import { describeFinding } from './rules/report';
 import { checkSegment, segmentNeedsRules } from './rules/segment-check';
 import type { Finding } from './rules/types';
-import { type Delimiters, HAS_COMPONENTS, HAS_REPETITIONS, type SegmentToken } from './tokenizer';
+import type { ShapeCache } from './shapes';
+import { type Delimiters, HAS_COMPONENTS, HAS_CONTROL, HAS_REPETITIONS, type SegmentToken } from './tokenizer';
 import { type ElementValue, toJsonValue } from './values';
 
 export type GuideJsonObject = { [key: string]: GuideJsonValue };
@@ -63,6 +64,9 @@ interface Frame {
   /** HL01 of this loop's HL trigger, when it is one. */
   hlId: string | undefined;
 }
+
+/** What validation-only runs (no Guide JSON) put where objects would go. */
+const EMPTY: GuideJsonObject = Object.freeze({}) as GuideJsonObject;
 
 const MATCH_STRICT = 0;
 const MATCH_QUALIFIER = 1;
@@ -103,6 +107,11 @@ class Translation {
   private readonly build: boolean;
   /** False when a composite of the current segment may break a rule (see elementValue). */
   private compositesFine = true;
+  /** False when the tokenizer saw no control character in the current segment. */
+  private control = true;
+  /** Scratch: the current segment's values by element position, and a composite's by component. */
+  private readonly values: GuideJsonValue[] = [];
+  private readonly componentValues: GuideJsonValue[] = [];
   private foundDepth = 0;
   private foundChild = 0;
 
@@ -187,7 +196,7 @@ class Translation {
       index: node.index,
       pos: 0,
       counts: this.countsFor(node),
-      out: {},
+      out: EMPTY,
       path: undefined,
       parent: frame,
       repeat: node.max > 1 ? count - 1 : -1,
@@ -201,25 +210,28 @@ class Translation {
       });
     }
     if (this.fragmentLoop === node.id) this.fragmentCount++;
-    if (count <= node.max) this.place(frame, node, inner.out, count);
     if (node.trigger.id === 'HL') inner.hlId = this.checkHl(seg, inner);
     inner.counts[0] = 1;
     this.stack.push(inner);
     const trigger = node.trigger;
     this.pathLoop = inner;
     this.pathNode = trigger;
-    inner.out[trigger.key] = this.segmentObject(trigger, seg);
+    const first = this.segmentObject(trigger, seg);
+    if (!this.build) return;
+    inner.out = node.open(first) as GuideJsonObject;
+    if (count <= node.max) this.place(frame, node, inner.out, count);
   }
 
-  /** Count arrays are reused between repetitions of a loop (one pool per loop). */
+  /**
+   * Count arrays are reused between repetitions of a loop (one pool per loop); pop() zeroes
+   * them before they go back to the pool.
+   */
   private countsFor(node: CompiledLoop): number[] {
-    const pool = this.pools.get(node);
-    const counts = pool?.pop();
-    if (counts) {
-      counts.fill(0);
-      return counts;
-    }
-    return new Array(node.children.length).fill(0);
+    const counts = this.pools.get(node)?.pop();
+    if (counts !== undefined) return counts;
+    const fresh: number[] = [];
+    for (let i = 0; i < node.children.length; i++) fresh.push(0);
+    return fresh;
   }
 
   /** JSON path of a loop instance (memoized). */
@@ -318,6 +330,9 @@ class Translation {
       const r = req[i] as number;
       if (r > frame.pos) this.checkMissing(frame, r);
     }
+    // counts are only ever set up to the frame's position (find() never goes back)
+    const counts = frame.counts;
+    for (let i = 0; i <= frame.pos && i < counts.length; i++) counts[i] = 0;
     const loop = frame.loop as CompiledLoop;
     const pool = this.pools.get(loop);
     if (pool) pool.push(frame.counts);
@@ -384,21 +399,24 @@ class Translation {
   }
 
   private segmentObject(node: CompiledSegment, seg: SegmentToken): GuideJsonObject {
-    const out: GuideJsonObject = {};
     const els = seg.elements;
     const defs = node.elements;
     const n = Math.min(els.length - 1, defs.length);
     const rs = this.rs;
-    const flags = seg.flags ?? HAS_COMPONENTS | HAS_REPETITIONS;
+    const flags = seg.flags ?? HAS_COMPONENTS | HAS_REPETITIONS | HAS_CONTROL;
+    const delimiters = flags & (HAS_COMPONENTS | HAS_REPETITIONS);
+    this.control = (flags & HAS_CONTROL) !== 0;
     this.compositesFine = true;
+    // values by position, then one object of the right shape (see shapes.ts)
+    const values = this.values;
     let mask = 0;
     for (let i = 1; i <= n; i++) {
       const raw = els[i] as string;
       if (raw === '') continue;
       mask |= 1 << i;
       const def = defs[i - 1] as CompiledElement;
-      if (flags !== 0 && this.strayDelimiter(node, def, raw, i, flags)) {
-        if (this.build) out[def.key] = def.repeat > 1 ? [raw] : raw;
+      if (delimiters !== 0 && this.strayDelimiter(node, def, raw, i, delimiters)) {
+        values[i] = def.repeat > 1 ? [raw] : raw;
         continue;
       }
       if (def.repeat > 1) {
@@ -416,13 +434,12 @@ class Translation {
             const part = parts[r] as string;
             if (part !== '') list.push(this.elementValue(node, def, part, i, r + 1));
           }
-          out[def.key] = list;
+          values[i] = list;
         } else {
-          out[def.key] = [this.elementValue(node, def, raw, i, 0)];
+          values[i] = [this.elementValue(node, def, raw, i, 0)];
         }
       } else {
-        const v = this.elementValue(node, def, raw, i, 0);
-        if (this.build) out[def.key] = v;
+        values[i] = this.elementValue(node, def, raw, i, 0);
       }
     }
     // segment rules (rules/segment-check.ts), only when the presence masks say they may report
@@ -433,6 +450,11 @@ class Translation {
         this.finding(f, node, f.element ? defs[f.element - 1] : undefined);
       }
     }
+    if (!this.build) return EMPTY;
+    const builder = node.shapes.builder(mask);
+    if (builder !== undefined) return builder(values) as GuideJsonObject;
+    const out: GuideJsonObject = {};
+    for (let i = 1; i <= n; i++) if (els[i] !== '') out[(defs[i - 1] as CompiledElement).key] = values[i] as GuideJsonValue;
     return out;
   }
 
@@ -480,7 +502,6 @@ class Translation {
     const comps = def.components;
     if (comps) {
       const parts = splitOn(raw, this.cs);
-      const obj: GuideJsonObject = {};
       if (parts.length > comps.length) {
         this.finding(
           {
@@ -493,11 +514,13 @@ class Translation {
         );
       }
       const m = Math.min(parts.length, comps.length);
+      const values = this.componentValues;
+      let mask = 0;
       for (let c = 0; c < m; c++) {
         const part = parts[c] as string;
         if (part === '') continue;
-        const comp = comps[c] as CompiledElement;
-        obj[comp.key] = this.simpleValue(node, def, comp, part, position, c + 1, repetition);
+        mask |= 1 << (c + 1);
+        values[c + 1] = this.simpleValue(node, def, comps[c] as CompiledElement, part, position, c + 1, repetition);
       }
       // the segment rules need to look at this composite only if a required component is missing
       // or the composite has syntax notes
@@ -510,6 +533,11 @@ class Translation {
           }
         }
       }
+      if (!this.build) return EMPTY;
+      const builder = (def.shapes as ShapeCache).builder(mask);
+      if (builder !== undefined) return builder(values) as GuideJsonObject;
+      const obj: GuideJsonObject = {};
+      for (let c = 0; c < m; c++) if (parts[c] !== '') obj[(comps[c] as CompiledElement).key] = values[c + 1] as GuideJsonValue;
       return obj;
     }
     return this.simpleValue(node, def, def, raw, position, 0, repetition);
@@ -539,7 +567,7 @@ class Translation {
       const n = raw.length;
       if (n < def.min || n > def.max) f = elementLength.check(def, raw);
       if (!f && def.codes !== undefined && !def.codes.has(raw)) f = codeValue.check(def, raw);
-      if (!f && def.codes === undefined && this.controlCharacter(raw))
+      if (!f && def.codes === undefined && this.control && this.controlCharacter(raw))
         f = { code: 'INVALID_CHARACTER', message: 'holds a control character' };
     } else {
       v = toJsonValue(def, raw);

@@ -114,12 +114,49 @@ export function parseTime(raw: string): string | undefined {
   return n === 6 ? base : `${base}.${raw.slice(6)}`;
 }
 
+/** 10^0 .. 10^22, the powers of ten a double holds exactly. */
+const POW10 = Array.from({ length: 23 }, (_, k) => Number(`1e${k}`));
+
+/**
+ * The value of the common numbers without the general string conversion: an optional minus,
+ * at most 15 digits and, when `point` allows, one decimal point; `scale` implied decimals more.
+ * NaN for anything else (exponents, longer or malformed values: the caller takes the general
+ * path). The digits make an integer m below 2^53 and 10^k is exact, so the one rounding of
+ * m / 10^k gives the double nearest the decimal value, which is what Number() gives.
+ */
+function plainNumber(raw: string, point: boolean, scale: number): number {
+  const n = raw.length;
+  let i = 0;
+  let neg = false;
+  if (n > 0 && raw.charCodeAt(0) === 45) {
+    neg = true;
+    i = 1;
+  }
+  let m = 0;
+  let digits = 0;
+  let at = -1;
+  for (; i < n; i++) {
+    const c = raw.charCodeAt(i);
+    if (c >= 48 && c <= 57) {
+      m = m * 10 + (c - 48);
+      digits++;
+    } else if (c === 46 && point && at < 0) at = i;
+    else return Number.NaN;
+  }
+  if (digits === 0 || digits > MAX_SAFE_DIGITS) return Number.NaN;
+  const k = (at < 0 ? 0 : n - at - 1) + scale;
+  const v = k === 0 ? m : m / (POW10[k] as number);
+  return neg ? -v : v;
+}
+
 /**
  * Converts raw X12 text to its Guide JSON value. Returns undefined when the text is not well
  * formed for the type (the caller reports it and keeps the raw string).
  */
 export function toJsonValue(e: CompiledElement, raw: string): ElementValue | undefined {
   if (e.decimals >= 0) {
+    const fast = plainNumber(raw, false, e.decimals);
+    if (!Number.isNaN(fast)) return fast;
     const count = scanNumber(raw, false);
     if (count < 0) return undefined;
     if (count > MAX_SAFE_DIGITS) return raw;
@@ -131,6 +168,8 @@ export function toJsonValue(e: CompiledElement, raw: string): ElementValue | und
   }
   switch (e.type) {
     case 'R': {
+      const fast = plainNumber(raw, true, 0);
+      if (!Number.isNaN(fast)) return fast;
       const digits = scanNumber(raw, true);
       if (digits < 0) return undefined;
       if (digits > MAX_SAFE_DIGITS) return raw;

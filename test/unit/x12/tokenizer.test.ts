@@ -1,7 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { X12Issue } from '../../../lambdas/x12/issues';
-import { HAS_COMPONENTS, HAS_REPETITIONS, type InterchangeStart, type SegmentToken, X12Tokenizer } from '../../../lambdas/x12/tokenizer';
+import {
+  HAS_COMPONENTS,
+  HAS_CONTROL,
+  HAS_REPETITIONS,
+  type InterchangeStart,
+  type SegmentToken,
+  X12Tokenizer,
+} from '../../../lambdas/x12/tokenizer';
 
 interface Run {
   segments: SegmentToken[];
@@ -142,6 +149,17 @@ describe('Class: X12Tokenizer', () => {
       const flags = tokenize([sample()]).segments.map((s) => [s.id, s.flags]);
       expect(flags.find(([id]) => id === 'PO1')).toEqual(['PO1', HAS_COMPONENTS | HAS_REPETITIONS]);
       expect(flags.filter(([id]) => id !== 'PO1' && id !== 'ISA').every(([, f]) => f === 0)).toBe(true);
+    });
+
+    it('marks the segments that hold a control character, but not for delimiters that are control characters', () => {
+      const text = sample().replace('PO-1', 'PO\t1');
+      const flags = tokenize([text]).segments.map((s) => [s.id, s.flags]);
+      expect(flags.find(([id]) => id === 'BEG')).toEqual(['BEG', HAS_CONTROL]);
+      expect(flags.filter(([id]) => id !== 'BEG' && id !== 'PO1' && id !== 'ISA').every(([, f]) => f === 0)).toBe(true);
+      const controls = sample('\u001d', '\u001f', '\u001e', '\u001c', '');
+      const segs = tokenize([controls]).segments;
+      expect(segs.map((s) => s.id)).toContain('PO1');
+      expect(segs.filter((s) => s.id !== 'ISA').map((s) => (s.flags ?? 0) & HAS_CONTROL)).toEqual(segs.slice(1).map(() => 0));
     });
 
     it('decodes two-byte UTF-8 values and keeps two-letter values apart', () => {

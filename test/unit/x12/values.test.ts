@@ -24,6 +24,7 @@ function el(type: string, min = 1, max = 18): CompiledElement {
     components: undefined,
     componentKeys: undefined,
     requiredComponents: 0,
+    shapes: undefined,
     syntax: [],
   };
 }
@@ -68,6 +69,48 @@ describe('Module: values', () => {
     for (const v of [0.1 + 0.2, 1.005, 2.675, 999_999_999.999999, 0.000001, 0.0000015, 1e9 + 0.5]) {
       expect(formatValue(el('R'), v)).toEqual({ ok: true, text: shortest(v) });
     }
+  });
+  it('reads numbers exactly as the general conversion does, on its fast path and off it', () => {
+    // the fast path (up to 15 digits, no exponent) must give the double Number() gives
+    const numeral = fc
+      .tuple(
+        fc.boolean(),
+        fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: 0, maxLength: 18 }),
+        fc.option(fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: 0, maxLength: 18 })),
+      )
+      .map(([neg, whole, fraction]) => `${neg ? '-' : ''}${whole}${fraction === null ? '' : `.${fraction}`}`);
+    const digitCount = (t: string) => t.replace(/[^0-9]/g, '').length;
+    fc.assert(
+      fc.property(numeral, (t) => {
+        const n = digitCount(t);
+        const got = toJsonValue(el('R'), t);
+        if (n === 0) expect(got).toBeUndefined();
+        else if (n > 15) expect(got).toBe(t);
+        else expect(Object.is(got, Number(t))).toBe(true);
+      }),
+      { numRuns: 10000 },
+    );
+    fc.assert(
+      fc.property(numeral, fc.integer({ min: 0, max: 9 }), (t, places) => {
+        const digits = t.replace('.', '');
+        const got = toJsonValue(el(places === 0 ? 'N' : `N${places}`), digits);
+        const n = digitCount(digits);
+        if (n === 0 || digits !== t) return; // Nn values hold no decimal point
+        if (n > 15) return expect(got).toBe(digits);
+        const neg = digits.startsWith('-');
+        const body = (neg ? digits.slice(1) : digits).padStart(places + 1, '0');
+        const text = `${neg ? '-' : ''}${body.slice(0, body.length - places)}.${body.slice(body.length - places)}`;
+        expect(Object.is(got, Number(text))).toBe(true);
+      }),
+      { numRuns: 10000 },
+    );
+    for (const t of ['0.1', '-0', '-0.00', '.5', '5.', '007.50', '999999999999999', '0.00000000000001', '123456789.123456']) {
+      expect(Object.is(toJsonValue(el('R'), t), Number(t))).toBe(true);
+    }
+    expect(toJsonValue(el('R'), '1.5E3')).toBe(1500);
+    expect(toJsonValue(el('R'), '1.2.3')).toBeUndefined();
+    expect(toJsonValue(el('N2'), '1.5')).toBeUndefined();
+    expect(toJsonValue(el('R'), '-')).toBeUndefined();
   });
   it('keeps numbers beyond double precision as text', () => {
     expect(toJsonValue(el('N0'), '1234567890123456789')).toBe('1234567890123456789');

@@ -19,6 +19,15 @@ describe('Rule: syntax-notes', () => {
     expect(codesOf(wrap([...base, 'PO1*1**EA']), miniGuide)).toEqual(['CONDITIONAL_ELEMENT_MISSING']);
     expect(codesOf(wrap([...base, 'DTM*001**1200']), miniGuide)).toContain('CONDITIONAL_ELEMENT_MISSING');
   });
+  it('checks every segment of a kind, whatever the one before it passed', () => {
+    // a segment whose elements pass is remembered; the next one with other elements is checked again
+    const lines = ['PO1*1*2*EA', 'PO1*2**EA', 'PO1*3*2*EA', 'PO1*4*2*EA***VP', 'PO1*5*2*EA'];
+    const r = translateText(wrap([...base, ...lines]), miniGuide);
+    expect(r.entries[0]?.errors.map((e) => [e.code, e.segmentIndex, e.element])).toEqual([
+      ['CONDITIONAL_ELEMENT_MISSING', 4, 2],
+      ['CONDITIONAL_ELEMENT_MISSING', 6, 7],
+    ]);
+  });
   it('E (exclusion) and L (list conditional) work on a segment that states them', async () => {
     const { checkNote } = await import('../../../../lambdas/x12/rules/syntax-notes');
     const { compileGuide } = await import('../../../../lambdas/x12/compiled-guide');
