@@ -118,6 +118,8 @@ function idDigit(c: number): number {
   return c >= 65 && c <= 90 ? c - 65 : c >= 48 && c <= 57 ? c - 22 : -1;
 }
 const EMPTY = Buffer.alloc(0);
+/** Size of the pieces a chunk is read in (see push). */
+const PIECE = 64 * 1024;
 
 export class X12Tokenizer {
   private buf = '';
@@ -125,6 +127,8 @@ export class X12Tokenizer {
   private bytes: Buffer = EMPTY;
   /** Delimiter classes by byte value when every delimiter is one byte and lines are not wrapped. */
   private classes: Uint8Array | undefined;
+  /** The terminator's byte when the class table is in use, else -1. */
+  private termCode = -1;
   /** Absolute byte offset of buf[0]. */
   private base = 0;
   private line = 1;
@@ -157,14 +161,30 @@ export class X12Tokenizer {
    */
   push(chunk: Uint8Array | string): void {
     // always a Buffer, so that the scanning code sees one kind of array
-    let bytes =
+    const bytes =
       typeof chunk === 'string'
         ? Buffer.from(chunk, 'utf8')
         : Buffer.isBuffer(chunk)
           ? chunk
           : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     if (!this.highBytes && !isAscii(bytes)) this.highBytes = true;
-    if (this.bytes.length > 0) bytes = Buffer.concat([this.bytes, bytes]);
+    // large chunks are read in pieces that end after a segment terminator where one is known: the
+    // pieces' strings stay small short-lived objects (a 1 MB string is a large object, and many
+    // of them bring full collections), and no segment is carried over from piece to piece
+    let from = 0;
+    while (from < bytes.length) {
+      let to = Math.min(bytes.length, from + PIECE);
+      if (to < bytes.length && this.termCode >= 0) {
+        const t = bytes.indexOf(this.termCode, to);
+        to = t < 0 ? bytes.length : t + 1;
+      }
+      this.feed(from === 0 && to === bytes.length ? bytes : bytes.subarray(from, to));
+      from = to;
+    }
+  }
+
+  private feed(piece: Buffer): void {
+    const bytes = this.bytes.length > 0 ? Buffer.concat([this.bytes, piece]) : piece;
     this.bytes = bytes;
     this.buf = bytes.toString('latin1');
     this.scan(false);
@@ -211,6 +231,7 @@ export class X12Tokenizer {
         // a new interchange (possibly without the previous IEA): re-read its delimiters
         this.delims = undefined;
         this.classes = undefined;
+        this.termCode = -1;
         continue;
       }
       if (this.classes !== undefined) {
@@ -387,6 +408,7 @@ export class X12Tokenizer {
     if (id === 'IEA') {
       this.delims = undefined;
       this.classes = undefined;
+      this.termCode = -1;
       this.skipBlank = true;
     }
     return next;
@@ -504,6 +526,7 @@ export class X12Tokenizer {
     this.nextRs = -1;
     this.wrapped = wrapped;
     this.classes = undefined;
+    this.termCode = -1;
     if (!wrapped && es.length === 1 && component.length === 1 && term.length === 1 && (repetition ?? '').length <= 1) {
       const classes = new Uint8Array(256);
       for (let b = 0; b < 32; b++) classes[b] = C_CONTROL;
@@ -513,6 +536,7 @@ export class X12Tokenizer {
       classes[component.charCodeAt(0)] = C_COMPONENT;
       if (repetition) classes[repetition.charCodeAt(0)] = C_REPETITION;
       this.classes = classes;
+      this.termCode = term.charCodeAt(0);
     }
     this.skipCr = term !== '\r' && es !== '\r' && component !== '\r' && repetition !== '\r';
     this.skipLf = term !== '\n' && es !== '\n' && component !== '\n' && repetition !== '\n';

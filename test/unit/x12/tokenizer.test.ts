@@ -194,6 +194,31 @@ describe('Class: X12Tokenizer', () => {
       expect(run.map((s) => s.elements)).toEqual(whole.segments.map((s) => s.elements));
     });
 
+    it('reads chunks larger than the pieces it scans the same as small chunks', () => {
+      // large chunks are scanned in pieces of 64 KB that end after a terminator when the
+      // terminator is one byte; otherwise the pieces cut segments, which are carried over
+      const long = `PID*F****${'L'.repeat(150_000)}`;
+      const body = (e: string, term: string, lb: string) =>
+        sample(e, '^', ':', term, lb).replace(`SE${e}4`, `PID${e}F${e}${e}${e}${e}${long.slice(9)}${term}${lb}SE${e}5`);
+      const texts = [
+        Array.from({ length: 1000 }, () => sample()).join('') + body('*', '~', '\n'),
+        Array.from({ length: 1000 }, () => sample('*', '^', '>', '\u2026', '\n')).join(''),
+        Array.from({ length: 1000 }, (_, i) => (i % 2 ? sample('|', 'U', '>', 'Q', '') : sample('*', '^', ':', '\n', ''))).join(''),
+      ];
+      for (const text of texts) {
+        const bytes = Buffer.from(text, 'utf8');
+        expect(bytes.length).toBeGreaterThan(3 * 64 * 1024);
+        const whole = tokenize([bytes]);
+        const small: Buffer[] = [];
+        for (let o = 0; o < bytes.length; o += 1000) small.push(bytes.subarray(o, o + 1000));
+        const run = tokenize(small);
+        expect(whole.segments.length).toBeGreaterThan(2000);
+        expect(whole.issues).toEqual([]);
+        expect(whole.segments).toEqual(run.segments);
+        expect(whole.starts).toEqual(run.starts);
+      }
+    });
+
     it('gives identical results whatever the chunk boundaries', () => {
       const texts = [
         sample(),
