@@ -46,8 +46,11 @@ export interface CompiledElement {
   components: CompiledElement[] | undefined;
   /** Component index by Guide JSON key (composites). */
   componentKeys: Map<string, number> | undefined;
-  /** Number of required components (composites). */
-  requiredComponents: number;
+  /**
+   * Presence masks of a composite's required components and syntax notes (bit n = component
+   * n): a composite whose present components pass them has nothing for the segment rules.
+   */
+  componentMasks: SegmentMasks | undefined;
   /** Builders of the composite's Guide JSON objects (composites). */
   shapes: ShapeCache | undefined;
   syntax: SyntaxNote[];
@@ -265,6 +268,7 @@ function compileElement(
     for (const k of Object.keys(over?.components ?? {})) {
       if (Number(k) < 1 || Number(k) > components.length) problems.push(`${where}: override of component ${k}, which does not exist`);
     }
+    const syntax = parseSyntax(def.syntax, components.length, where, problems);
     return {
       ...base,
       type: 'composite',
@@ -276,9 +280,13 @@ function compileElement(
       decimals: -1,
       components,
       componentKeys: new Map(components.map((c, i) => [c.key, i])),
-      requiredComponents: components.filter((c) => c.usage === 'R').length,
+      componentMasks: buildMasks(
+        components,
+        syntax,
+        components.filter((c) => c.usage === 'R').map((c) => c.position),
+      ),
       shapes: new ShapeCache(components.map((c) => c.key)),
-      syntax: parseSyntax(def.syntax, components.length, where, problems),
+      syntax,
     };
   }
   if (over?.components) problems.push(`${where}: component overrides on a simple element`);
@@ -297,7 +305,7 @@ function compileElement(
     decimals: decimalsOf(def.type),
     components: undefined,
     componentKeys: undefined,
-    requiredComponents: 0,
+    componentMasks: undefined,
     shapes: undefined,
     syntax: [],
   };

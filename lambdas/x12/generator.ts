@@ -20,6 +20,7 @@ import {
   type CompiledNode,
   type CompiledSegment,
   compileGuide,
+  masksOk,
 } from './compiled-guide';
 import { ISA_WIDTHS } from './envelope';
 import type { GsValues, IsaValues } from './envelope-values';
@@ -411,7 +412,7 @@ class Renderer {
     }
     for (let p = 1; p <= last; p++) written[p] = undefined;
     if (els) {
-      const findings = checkSegment(node, els, this.cs, mask);
+      const findings = checkSegment(node, els, this.cs, mask, this.compositesFine);
       for (const f of findings) this.finding(f, node, f.element ? defs[f.element - 1] : undefined, this.path(parentPath, node, index));
     }
     if (unknown) {
@@ -505,7 +506,7 @@ class Renderer {
     let out = '';
     let last = 0;
     let written = false;
-    let required = 0;
+    let mask = 0;
     for (let c = 0; c <= max; c++) {
       const v = slots[c];
       if (v === undefined) continue;
@@ -520,11 +521,12 @@ class Renderer {
       out += (separators > 0 ? this.cs.repeat(separators) : '') + t;
       written = true;
       last = c + 1;
-      if (comp.usage === 'R') required++;
+      mask |= 1 << (c + 1);
     }
     this.release();
-    // whether the segment rules need to look at this composite (a required component missing, or notes)
-    if (def.syntax.length > 0 || required < def.requiredComponents) this.compositesFine = false;
+    // whether the segment rules need to look at this composite: its present components miss a
+    // required one or break a syntax note
+    if (def.componentMasks === undefined || !masksOk(def.componentMasks, mask)) this.compositesFine = false;
     if (unknown) {
       for (const key of Object.keys(value)) {
         if (!map.has(key)) {

@@ -14,6 +14,7 @@ import {
   type CompiledNode,
   type CompiledSegment,
   compileGuide,
+  masksOk,
   matchesDiscriminator,
 } from './compiled-guide';
 import type { Guide } from './guide';
@@ -417,6 +418,7 @@ class Translation {
       const def = defs[i - 1] as CompiledElement;
       if (delimiters !== 0 && this.strayDelimiter(node, def, raw, i, delimiters)) {
         values[i] = def.repeat > 1 ? [raw] : raw;
+        if (def.components) this.compositesFine = false; // kept as text: the rules look at it
         continue;
       }
       if (def.repeat > 1) {
@@ -444,7 +446,7 @@ class Translation {
     }
     // segment rules (rules/segment-check.ts), only when the presence masks say they may report
     if (segmentNeedsRules(node, els.length - 1, mask, this.compositesFine)) {
-      const findings = checkSegment(node, els, this.cs, mask);
+      const findings = checkSegment(node, els, this.cs, mask, this.compositesFine);
       for (let i = 0; i < findings.length; i++) {
         const f = findings[i] as Finding;
         this.finding(f, node, f.element ? defs[f.element - 1] : undefined);
@@ -522,17 +524,9 @@ class Translation {
         mask |= 1 << (c + 1);
         values[c + 1] = this.simpleValue(node, def, comps[c] as CompiledElement, part, position, c + 1, repetition);
       }
-      // the segment rules need to look at this composite only if a required component is missing
-      // or the composite has syntax notes
-      if (def.syntax.length > 0) this.compositesFine = false;
-      else {
-        for (let c = 0; c < comps.length; c++) {
-          if ((comps[c] as CompiledElement).usage === 'R' && (parts[c] === undefined || parts[c] === '')) {
-            this.compositesFine = false;
-            break;
-          }
-        }
-      }
+      // the segment rules need to look at this composite only if its present components miss a
+      // required one or break a syntax note
+      if (def.componentMasks === undefined || !masksOk(def.componentMasks, mask)) this.compositesFine = false;
       if (!this.build) return EMPTY;
       const builder = (def.shapes as ShapeCache).builder(mask);
       if (builder !== undefined) return builder(values) as GuideJsonObject;

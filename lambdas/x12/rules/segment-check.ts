@@ -14,9 +14,15 @@ const NONE: Finding[] = [];
  * its own call site, only when it may have something to report. A rule that throws becomes a
  * finding.
  */
-export function checkSegment(node: CompiledSegment, elements: string[], componentSeparator: string, mask: number): Finding[] {
+export function checkSegment(
+  node: CompiledSegment,
+  elements: string[],
+  componentSeparator: string,
+  mask: number,
+  compositesFine = false,
+): Finding[] {
   const tooMany = elements.length - 1 > node.elements.length;
-  const fine = node.masks !== undefined && node.composites.length === 0 && masksOk(node.masks, mask);
+  const fine = node.masks !== undefined && (node.composites.length === 0 || compositesFine) && masksOk(node.masks, mask);
   if (fine && !tooMany && node.rules.length === 0) return NONE;
   return slowPath(node, { segment: node, elements, componentSeparator }, tooMany, fine);
 }

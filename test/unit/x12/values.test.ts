@@ -23,7 +23,7 @@ function el(type: string, min = 1, max = 18): CompiledElement {
     decimals,
     components: undefined,
     componentKeys: undefined,
-    requiredComponents: 0,
+    componentMasks: undefined,
     shapes: undefined,
     syntax: [],
   };

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { renderTransaction } from '../../../../lambdas/x12/generator';
+import type { Guide } from '../../../../lambdas/x12/guide';
 import { miniGuide, wrap } from '../../../helpers/mini-guide';
 import { codesOf, translateText } from '../../../helpers/translate';
 
@@ -26,6 +28,37 @@ describe('Rule: syntax-notes', () => {
     expect(r.entries[0]?.errors.map((e) => [e.code, e.segmentIndex, e.element])).toEqual([
       ['CONDITIONAL_ELEMENT_MISSING', 4, 2],
       ['CONDITIONAL_ELEMENT_MISSING', 6, 7],
+    ]);
+  });
+  it("checks a composite's own notes, in every segment, on reading and on generating", () => {
+    // SLN02 (C001) with P0203: exponent and multiplier together or neither
+    const guide = structuredClone(miniGuide) as Guide;
+    const sln = guide.segments.SLN?.elements[1];
+    if (sln?.type !== 'composite') throw new Error('SLN02 composite expected');
+    sln.syntax = ['P0203'];
+    const lines = ['SLN*1*EA:2:3', 'SLN*1*EA:2', 'SLN*1*EA', 'SLN*1*EA::3', 'SLN*1*:2:3'];
+    const body = lines.flatMap((l, i) => [`PO1*${i + 1}`, l]);
+    const r = translateText(wrap([...base, ...body]), guide);
+    expect(r.entries[0]?.errors.map((e) => [e.code, e.segmentIndex, e.element, e.component])).toEqual([
+      ['CONDITIONAL_ELEMENT_MISSING', 6, 2, 3],
+      ['CONDITIONAL_ELEMENT_MISSING', 10, 2, 2],
+      ['MANDATORY_ELEMENT_MISSING', 12, 2, 1],
+    ]);
+    const json = r.entries[0]?.transaction;
+    const out = renderTransaction(guide, json);
+    expect(out.issues.map((i) => [i.code, i.path])).toEqual([
+      [
+        'CONDITIONAL_ELEMENT_MISSING',
+        'detail.baseline_item_data_PO1_loop[1].subline_item_detail_SLN_loop[0].subline_item_detail_SLN.composite_unit_of_measure_02.multiplier_03',
+      ],
+      [
+        'CONDITIONAL_ELEMENT_MISSING',
+        'detail.baseline_item_data_PO1_loop[3].subline_item_detail_SLN_loop[0].subline_item_detail_SLN.composite_unit_of_measure_02.exponent_02',
+      ],
+      [
+        'MANDATORY_ELEMENT_MISSING',
+        'detail.baseline_item_data_PO1_loop[4].subline_item_detail_SLN_loop[0].subline_item_detail_SLN.composite_unit_of_measure_02.unit_or_basis_for_measurement_code_01',
+      ],
     ]);
   });
   it('E (exclusion) and L (list conditional) work on a segment that states them', async () => {
