@@ -24,27 +24,12 @@ import { BUILTIN_GUIDES } from '../lambdas/guides/index';
 import type { ExecutionRecord, ExecutionStatus, ExecutionStore, ObjectStore, TransactionRecord } from '../lambdas/ports';
 import { generateInterchange } from '../lambdas/x12/generator';
 import { MemoryControlNumberStore, MemoryFragmentStore, SequentialIds } from '../test/helpers/memory-stores';
-import { po1Loop } from '../test/helpers/po850';
+import { po1Loop, po850 } from '../test/helpers/po850';
 import { generateEd25519Key, startSftpServer } from '../test/helpers/servers/sftp-server';
 
 const quick = process.argv.includes('--quick');
 const MB = 1024 * 1024;
 const guide = BUILTIN_GUIDES.find((g) => g.id === 'x12-005010-850')!;
-
-function wrapper(lines: number): Record<string, unknown> {
-  return {
-    heading: {
-      transaction_set_header_ST: { transaction_set_identifier_code_01: '850', transaction_set_control_number_02: 1 },
-      beginning_segment_for_purchase_order_BEG: {
-        transaction_set_purpose_code_01: '00',
-        purchase_order_type_code_02: 'SA',
-        purchase_order_number_03: 'PO-BIG',
-        date_05: '2026-11-23',
-      },
-    },
-    detail: { baseline_item_data_PO1_loop: Array.from({ length: lines }, (_, i) => po1Loop(i)) },
-  };
-}
 
 // ------------------------------------------------------------------ in-memory ports
 
@@ -162,8 +147,8 @@ async function fragmentsChild(count: number): Promise<FragmentFigures> {
     accountId: 'a',
     partnershipId: 'p',
     transactionSettingId: 's',
-    transaction: wrapper(0),
-    inputText: JSON.stringify({ transaction: wrapper(0), fragmentGroupIds: ['g'] }),
+    transaction: po850(0, 'PO-BIG'),
+    inputText: JSON.stringify({ transaction: po850(0, 'PO-BIG'), fragmentGroupIds: ['g'] }),
     fragmentGroupIds: ['g'],
   });
   global.gc?.();
@@ -200,7 +185,7 @@ async function wholeChild(count: number): Promise<{ generateMs: number; outputBy
   const timer = setInterval(() => {
     peakRss = Math.max(peakRss, process.memoryUsage().rss);
   }, 5);
-  const json = wrapper(count);
+  const json = po850(count, 'PO-BIG');
   const t0 = performance.now();
   const result = generateInterchange({
     isa: {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILTIN_GUIDES } from '../../lambdas/guides/index';
 import { processX12 } from '../../lambdas/x12/process';
 import { client, startTestStack } from '../helpers/local-stack';
-import { po1Loop } from '../helpers/po850';
+import { po1Loop, po850 } from '../helpers/po850';
 import { generateEd25519Key, startSftpServer } from '../helpers/servers/sftp-server';
 
 /** Seconds between delivery attempts in this file (360 on AWS). */
@@ -45,23 +45,6 @@ class PartnerServer {
   get url(): string {
     return `http://127.0.0.1:${this.port}/edi`;
   }
-}
-
-function po(lines: number): Record<string, unknown> {
-  return {
-    heading: {
-      transaction_set_header_ST: { transaction_set_identifier_code_01: '850', transaction_set_control_number_02: 1 },
-      beginning_segment_for_purchase_order_BEG: {
-        transaction_set_purpose_code_01: '00',
-        purchase_order_type_code_02: 'SA',
-        purchase_order_number_03: 'PO-1',
-        date_05: '2026-11-23',
-      },
-    },
-    detail: {
-      baseline_item_data_PO1_loop: Array.from({ length: lines }, (_, i) => po1Loop(i)),
-    },
-  };
 }
 
 describe('Local stack: the outbound workflow (delivery attempts, events, fragments, retry)', () => {
@@ -140,7 +123,7 @@ describe('Local stack: the outbound workflow (delivery attempts, events, fragmen
   it('delivers on the third attempt when the partner is down for the first two, the waits being the configured seconds', async () => {
     await partnerA.down();
     const before = partnerA.received.length;
-    const r = await api('POST', '/partnerships/acme-globex/transactions/to-a', { transaction: po(3), filename: 'po-third-time.x12' });
+    const r = await api('POST', '/partnerships/acme-globex/transactions/to-a', { transaction: po850(3), filename: 'po-third-time.x12' });
     expect(r.status, r.text).toBe(200);
     const id = r.json.fileExecutionId as string;
     // bring the partner back once two attempts have failed
@@ -190,7 +173,7 @@ describe('Local stack: the outbound workflow (delivery attempts, events, fragmen
 
   it('fails after three attempts with three reports and one file.failed.v2, then a retry delivers it as a child execution', async () => {
     await partnerA.down();
-    const r = await api('POST', '/partnerships/acme-globex/transactions/to-a', { transaction: po(2) });
+    const r = await api('POST', '/partnerships/acme-globex/transactions/to-a', { transaction: po850(2) });
     expect(r.status, r.text).toBe(200);
     const id = r.json.fileExecutionId as string;
     const execution = await finished(id);
@@ -235,7 +218,7 @@ describe('Local stack: the outbound workflow (delivery attempts, events, fragmen
   it('is PARTIALLY_COMPLETED when one of two connections fails, with one event of each kind', async () => {
     await partnerA.up().catch(() => {});
     await partnerB.down();
-    const r = await api('POST', '/partnerships/acme-globex/transactions/to-a-and-b', { transaction: po(1) });
+    const r = await api('POST', '/partnerships/acme-globex/transactions/to-a-and-b', { transaction: po850(1) });
     expect(r.status, r.text).toBe(200);
     const id = r.json.fileExecutionId as string;
     const execution = await finished(id);
@@ -264,7 +247,7 @@ describe('Local stack: the outbound workflow (delivery attempts, events, fragmen
     });
     await Promise.all(workers);
 
-    const wrapper = po(0);
+    const wrapper = po850(0);
     const r = await api('POST', '/partnerships/acme-globex/transactions/fragments-to-a', {
       transaction: wrapper,
       fragmentGroupIds: [group],
@@ -317,7 +300,10 @@ describe('Local stack: the outbound workflow (delivery attempts, events, fragmen
       fragment: { baseline_item_data_PO1: { assigned_identification_01: '1', quantity_ordered_02: 'lots' } },
     });
     expect(f.status, f.text).toBe(201);
-    const r = await api('POST', '/partnerships/acme-globex/transactions/fragments-to-a', { transaction: po(0), fragmentGroupIds: [group] });
+    const r = await api('POST', '/partnerships/acme-globex/transactions/fragments-to-a', {
+      transaction: po850(0),
+      fragmentGroupIds: [group],
+    });
     expect(r.status, r.text).toBe(200);
     const execution = await finished(r.json.fileExecutionId);
     expect(execution.status).toBe('FAILED');
@@ -352,7 +338,7 @@ describe('Local stack: the outbound workflow (delivery attempts, events, fragmen
       });
       // the setting names the file: the second delivery overwrites the first
       for (const lines of [2, 4]) {
-        const r = await api('POST', '/partnerships/acme-globex/transactions/sftp-po', { transaction: po(lines) });
+        const r = await api('POST', '/partnerships/acme-globex/transactions/sftp-po', { transaction: po850(lines) });
         expect(r.status, r.text).toBe(200);
         const execution = await finished(r.json.fileExecutionId);
         expect(execution.status, JSON.stringify(execution.deliveryReports)).toBe('COMPLETED');
@@ -368,7 +354,7 @@ describe('Local stack: the outbound workflow (delivery attempts, events, fragmen
 
   it('rejects fragments for unknown groups, guides without a fragment loop and bodies without a fragment', async () => {
     const unknown = await api('POST', '/partnerships/acme-globex/transactions/fragments-to-a', {
-      transaction: po(0),
+      transaction: po850(0),
       fragmentGroupIds: ['never-created'],
     });
     expect(unknown.status).toBe(404);

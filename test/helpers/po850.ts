@@ -11,3 +11,19 @@ export function po1Loop(i: number): Record<string, unknown> {
     },
   };
 }
+
+/** A whole 850 (Guide JSON of x12-005010-850): purchase order `poNumber` with `lines` PO1 loops. */
+export function po850(lines: number, poNumber = 'PO-1'): Record<string, unknown> {
+  return {
+    heading: {
+      transaction_set_header_ST: { transaction_set_identifier_code_01: '850', transaction_set_control_number_02: 1 },
+      beginning_segment_for_purchase_order_BEG: {
+        transaction_set_purpose_code_01: '00',
+        purchase_order_type_code_02: 'SA',
+        purchase_order_number_03: poNumber,
+        date_05: '2026-11-23',
+      },
+    },
+    detail: { baseline_item_data_PO1_loop: Array.from({ length: lines }, (_, i) => po1Loop(i)) },
+  };
+}
