@@ -522,7 +522,7 @@ export class OutboundFiles {
     const outputKey = artifactKey(accountId, 'execution', executionId, 'output');
     // written from the generator's pieces: a large file is never joined into one string
     const [outputBytes] = await Promise.all([
-      this.deps.artifacts.putPieces(outputKey, result.pieces, 'application/edi-x12', 'latin1'),
+      this.deps.artifacts.putPieces(outputKey, result.pieces, 'application/edi-x12', 'utf8'),
       existing ? Promise.resolve() : this.deps.artifacts.put(inputKey, command.inputText, 'application/json'),
     ]);
     const connections = uniqueConnections(groups.map((g) => g.setting));

@@ -44,8 +44,8 @@ export interface CompiledElement {
   /** Implied decimal places for Nn; -1 for other types. */
   decimals: number;
   components: CompiledElement[] | undefined;
-  /** Component index by Guide JSON key (composites). */
-  componentKeys: Map<string, number> | undefined;
+  /** The components' Guide JSON keys (composites). */
+  componentKeys: KeyIndex | undefined;
   /**
    * Presence masks of a composite's required components and syntax notes (bit n = component
    * n): a composite whose present components pass them has nothing for the segment rules.
@@ -54,6 +54,12 @@ export interface CompiledElement {
   /** Builders of the composite's Guide JSON objects (composites). */
   shapes: ShapeCache | undefined;
   syntax: SyntaxNote[];
+  /**
+   * The generator's memo: the last value it formatted for this element, and the text. Files
+   * repeat values (dates, quantities, amounts), and a hit saves the formatting's allocations.
+   */
+  lastValue: unknown;
+  lastText: string;
 }
 
 export interface SegmentMasks {
@@ -136,8 +142,8 @@ export interface CompiledSegment {
   max: number;
   usage: Usage;
   elements: CompiledElement[];
-  /** Element index by Guide JSON key. */
-  elementKeys: Map<string, number>;
+  /** The elements' Guide JSON keys. */
+  elementKeys: KeyIndex;
   syntax: SyntaxNote[];
   rules: SituationalRule[];
   discriminators: Discriminator[];
@@ -166,8 +172,8 @@ export interface CompiledLoop {
   usage: Usage;
   trigger: CompiledSegment;
   children: CompiledNode[];
-  /** Child index by Guide JSON key. */
-  childKeys: Map<string, number>;
+  /** The children's Guide JSON keys. */
+  childKeys: KeyIndex;
   /** Builds the loop's object from its trigger segment's. */
   open: (trigger: unknown) => Record<string, unknown>;
   /** Child indices by segment id of the segment that would match them. */
@@ -279,7 +285,7 @@ function compileElement(
       restricted: false,
       decimals: -1,
       components,
-      componentKeys: new Map(components.map((c, i) => [c.key, i])),
+      componentKeys: keyIndexOf(components),
       componentMasks: buildMasks(
         components,
         syntax,
@@ -287,6 +293,8 @@ function compileElement(
       ),
       shapes: new ShapeCache(components.map((c) => c.key)),
       syntax,
+      lastValue: undefined,
+      lastText: '',
     };
   }
   if (over?.components) problems.push(`${where}: component overrides on a simple element`);
@@ -308,6 +316,8 @@ function compileElement(
     componentMasks: undefined,
     shapes: undefined,
     syntax: [],
+    lastValue: undefined,
+    lastText: '',
   };
 }
 
@@ -355,7 +365,7 @@ function compileSegment(
     max: node.max,
     usage: node.usage ?? (node.min > 0 ? 'R' : 'S'),
     elements,
-    elementKeys: new Map(elements.map((e, i) => [e.key, i])),
+    elementKeys: keyIndexOf(elements),
     shapes: new ShapeCache(elements.map((e) => e.key)),
     syntax,
     masks: buildMasks(
@@ -542,8 +552,14 @@ export function compileGuide(guide: Guide): CompiledGuide {
   return compiled;
 }
 
-function keyIndexOf(children: CompiledNode[]): Map<string, number> {
-  return new Map(children.map((c, i) => [c.key, i]));
+/** Guide JSON keys of children, elements or components: in guide order, and their positions by key. */
+export interface KeyIndex {
+  readonly order: readonly string[];
+  readonly position: ReadonlyMap<string, number>;
+}
+
+export function keyIndexOf(items: ReadonlyArray<{ key: string }>): KeyIndex {
+  return { order: items.map((c) => c.key), position: new Map(items.map((c, i) => [c.key, i])) };
 }
 
 function requiredOf(children: CompiledNode[]): number[] {

@@ -8,8 +8,8 @@
  * 2. Delimiters: the given ones are checked against the data; otherwise the defaults are used
  *    unless a value holds one of them, and then the data is rendered again with delimiters that
  *    no value contains.
- * 3. Validate by reading the rendered segments back with the translator (one validator for both
- *    directions), so issues carry the same codes and JSON paths.
+ * 3. Validate while rendering, with the translator's rules (rules/) and its presence masks, so
+ *    issues carry the same codes as on reading, with JSON paths.
  * 4. Write the envelope: ISA padded to its fixed widths, GS, ST..SE with SE01 computed, GE, IEA.
  */
 import { type CharacterSet, type RepairOptions, repairValue } from './charset';
@@ -20,6 +20,8 @@ import {
   type CompiledNode,
   type CompiledSegment,
   compileGuide,
+  type KeyIndex,
+  keyIndexOf,
   masksOk,
 } from './compiled-guide';
 import { ISA_WIDTHS } from './envelope';
@@ -32,6 +34,7 @@ import { elementNotUsed } from './rules/element-not-used';
 import { describeFinding } from './rules/report';
 import { checkSegment, segmentNeedsRules } from './rules/segment-check';
 import type { Finding } from './rules/types';
+import { TextSink } from './text-sink';
 import type { Delimiters } from './tokenizer';
 import { formatValue, isNumericType } from './values';
 
@@ -73,8 +76,10 @@ function hasCandidate(text: string): boolean {
 
 /** A transaction rendered to segment text (no SE: the generator computes it). */
 export interface RenderResult {
-  /** Segments, each followed by the terminator (and line break). */
-  text: string;
+  /** Segments, each followed by the terminator (and line break): the pieces joined. */
+  readonly text: string;
+  /** The same text in pieces. */
+  pieces: string[];
   segmentCount: number;
   issues: X12Issue[];
   /** Delimiter candidates that appear in values. */
@@ -84,8 +89,7 @@ export interface RenderResult {
 /** The children of a loop or of a section of the root, as the renderer walks them. */
 interface NodeList {
   nodes: CompiledNode[];
-  /** Child index by Guide JSON key. */
-  keys: Map<string, number>;
+  keys: KeyIndex;
   /**
    * Indices of the children that must be present: min > 0 and used; not a loop's first segment
    * (checked with the loop), not SE (computed).
@@ -104,7 +108,7 @@ function sectionsOf(guide: CompiledGuide): Record<'heading' | 'detail' | 'summar
       nodes.forEach((n, i) => {
         if (n.min > 0 && n.usage !== 'N' && !(n.kind === 'segment' && n.id === 'SE' && section === 'summary')) required.push(i);
       });
-      return { nodes, keys: new Map(nodes.map((n, i) => [n.key, i])), required };
+      return { nodes, keys: keyIndexOf(nodes), required };
     };
     s = { heading: list('heading'), detail: list('detail'), summary: list('summary') };
     sectionCache.set(guide, s);
@@ -133,12 +137,11 @@ class LoopPath {
 type Path = string | LoopPath;
 
 class Renderer {
-  /** The rendered text in pieces (joined once by the caller). */
-  readonly pieces: string[] = [];
+  /** The rendered text (its pieces are joined once by the caller). */
+  readonly out = new TextSink();
   /** Number of segments rendered. */
   count = 0;
 
-  private readonly seps: string[] = [];
   /**
    * Arrays indexed by guide position that collect an object's values (see collect()), one per
    * nesting level in use; every entry is undefined again when the level is released.
@@ -161,6 +164,8 @@ class Renderer {
   private readonly repairs: RepairOptions;
   private readonly anyRepair: boolean;
   private readonly es: string;
+  /** The element separator's code when it is one character up to U+00FF, else -1. */
+  private readonly esCode: number;
   private readonly cs: string;
   private readonly rs: string;
 
@@ -178,6 +183,7 @@ class Renderer {
     this.repairs = options.repairOptions ?? {};
     this.anyRepair = Object.values(this.repairs).some(Boolean);
     this.es = d.element;
+    this.esCode = d.element.length === 1 && d.element.charCodeAt(0) <= 0xff ? d.element.charCodeAt(0) : -1;
     this.cs = d.component;
     this.rs = d.repetition ?? '^';
   }
@@ -209,14 +215,14 @@ class Renderer {
    */
   private nodes(
     nodes: CompiledNode[],
-    map: Map<string, number>,
+    keys: KeyIndex,
     required: readonly number[],
     inLoop: boolean,
     obj: Record<string, Json>,
     path: Path,
   ): void {
     // the keys present (few) are collected in guide order, rather than every node (many) looked up
-    const slots = this.collect(obj, nodes, map);
+    const slots = this.collect(obj, keys);
     const max = this.collectedMax;
     const unknown = this.collectedUnknown;
     for (let n = 0; n <= max; n++) {
@@ -238,7 +244,7 @@ class Renderer {
     this.release();
     if (unknown) {
       for (const key of Object.keys(obj)) {
-        if (!map.has(key)) this.problem('UNKNOWN_KEY', `unknown key "${key}"`, `${path}.${key}`);
+        if (!keys.position.has(key)) this.problem('UNKNOWN_KEY', `unknown key "${key}"`, `${path}.${key}`);
       }
     }
     if (this.validate) {
@@ -361,15 +367,16 @@ class Renderer {
   private segment(node: CompiledSegment, obj: Record<string, Json>, parentPath: Path, index: number): void {
     const isSt = node.id === 'ST' && node.section === 'heading';
     const defs = node.elements;
-    const map = node.elementKeys;
-    const slots = this.collect(obj, defs, map);
+    const keys = node.elementKeys;
+    const slots = this.collect(obj, keys);
     let max = this.collectedMax;
     const unknown = this.collectedUnknown;
     if (isSt) {
       slots[1] = this.st02; // ST02 is always written
       if (max < 1) max = 1;
     }
-    let line = node.id;
+    const sink = this.out;
+    sink.write(node.id);
     let last = 0;
     // values written by position (validation), kept in a reused array: the segment rules need
     // them as elements only when the masks say they may report
@@ -397,13 +404,14 @@ class Renderer {
       }
       if (out === '') continue;
       // the separators of skipped (empty) elements, then the value; trailing empties never written
-      line += this.separators(i + 1 - last) + out;
+      this.separators(i + 1 - last);
+      sink.write(out);
       written[i + 1] = out;
       mask |= 1 << (i + 1);
       last = i + 1;
     }
     this.release();
-    this.pieces.push(line + this.term);
+    sink.write(this.term);
     this.count++;
     let els: string[] | undefined;
     if (this.validate && segmentNeedsRules(node, last, mask, this.compositesFine)) {
@@ -417,7 +425,7 @@ class Renderer {
     }
     if (unknown) {
       for (const key of Object.keys(obj)) {
-        if (!map.has(key))
+        if (!keys.position.has(key))
           this.problem('UNKNOWN_KEY', `unknown key "${key}" in ${node.id}`, `${this.path(parentPath, node, index)}.${key}`, {
             segmentId: node.id,
           });
@@ -431,7 +439,7 @@ class Renderer {
    * the highest position found and collectedUnknown when a key is not in the map. The caller
    * clears every entry up to collectedMax as it goes, then calls release().
    */
-  private collect(obj: Record<string, Json>, list: ReadonlyArray<{ key: string }>, map: Map<string, number>): Json[] {
+  private collect(obj: Record<string, Json>, keys: KeyIndex): Json[] {
     let slots = this.slotPool[this.slotDepth];
     if (slots === undefined) {
       slots = [];
@@ -443,18 +451,19 @@ class Renderer {
     // keys mostly come in guide order: a few positions past the last one are compared first
     // (interned keys compare by identity), and only a key not found there is hashed
     let next = 0;
+    const list = keys.order;
     const n = list.length;
     for (const key in obj) {
       let i = -1;
       const stop = Math.min(next + LOOKAHEAD, n);
       for (let k = next; k < stop; k++) {
-        if ((list[k] as { key: string }).key === key) {
+        if (list[k] === key) {
           i = k;
           break;
         }
       }
       if (i < 0) {
-        const found = map.get(key);
+        const found = keys.position.get(key);
         if (found === undefined) {
           unknown = true;
           continue;
@@ -474,14 +483,10 @@ class Renderer {
     this.slotDepth--;
   }
 
-  /** n element separators (cached). */
-  private separators(n: number): string {
-    let s = this.seps[n];
-    if (s === undefined) {
-      s = this.es.repeat(n);
-      this.seps[n] = s;
-    }
-    return s;
+  /** Writes n element separators. */
+  private separators(n: number): void {
+    if (this.esCode >= 0) this.out.repeat(this.esCode, n);
+    else for (let i = 0; i < n; i++) this.out.write(this.es);
   }
 
   private path(parentPath: Path, node: CompiledNode, index: number): string {
@@ -499,8 +504,8 @@ class Renderer {
       return '';
     }
     const comps = def.components;
-    const map = def.componentKeys as Map<string, number>;
-    const slots = this.collect(value, comps, map);
+    const keys = def.componentKeys as KeyIndex;
+    const slots = this.collect(value, keys);
     const max = this.collectedMax;
     const unknown = this.collectedUnknown;
     let out = '';
@@ -529,7 +534,7 @@ class Renderer {
     if (def.componentMasks === undefined || !masksOk(def.componentMasks, mask)) this.compositesFine = false;
     if (unknown) {
       for (const key of Object.keys(value)) {
-        if (!map.has(key)) {
+        if (!keys.position.has(key)) {
           this.problem(
             'UNKNOWN_KEY',
             `unknown key "${key}" in composite ${def.ref}`,
@@ -586,20 +591,24 @@ class Renderer {
         // repairs run before typing, e.g. trailing zeroes of a numeric string
         value = repairValue(value, undefined, this.repairs, this.reserved, isNumericType(def)).value;
       }
-      const f = formatValue(def, value);
-      if (!f.ok) {
-        this.problem(
-          'INVALID_JSON_VALUE',
-          `${node.id}${parent.label} ${def.name} ${f.reason}`,
-          this.simplePath(parentPath, node, index, parent, def, repetition),
-          {
-            segmentId: node.id,
-            elementRef: def.ref,
-          },
-        );
-        return typeof value === 'string' ? value : String(value);
+      if (value === def.lastValue && value !== 0) {
+        // the last value formatted for this element comes back often (0 is excluded: -0 is equal)
+        text = def.lastText;
+      } else {
+        const f = formatValue(def, value);
+        if (!f.ok) {
+          this.problem(
+            'INVALID_JSON_VALUE',
+            `${node.id}${parent.label} ${def.name} ${f.reason}`,
+            this.simplePath(parentPath, node, index, parent, def, repetition),
+            { segmentId: node.id, elementRef: def.ref },
+          );
+          return typeof value === 'string' ? value : String(value);
+        }
+        text = f.text;
+        def.lastValue = value;
+        def.lastText = text;
       }
-      text = f.text;
       scan = !(typeof value === 'number' || isNumericType(def) || def.type === 'DT' || def.type === 'TM');
     }
     if (this.anyRepair || this.set) {
@@ -664,7 +673,18 @@ export function renderTransaction(
   const compiled = 'root' in guide ? guide : compileGuide(guide);
   const r = new Renderer(compiled, options, reserved, delimiters, st02, lineBreak, validate);
   r.render(json);
-  return { text: r.pieces.join(''), segmentCount: r.count, issues: r.issues, used: r.used };
+  const pieces = r.out.take();
+  let text: string | undefined;
+  return {
+    get text() {
+      text ??= pieces.join('');
+      return text;
+    },
+    pieces,
+    segmentCount: r.count,
+    issues: r.issues,
+    used: r.used,
+  };
 }
 
 /**
@@ -869,7 +889,8 @@ export function generateInterchange(input: GenerateInput): GenerateResult {
     parts.push(gsElements.join(d.element) + term);
     sets.forEach((s) => {
       const se = `SE${d.element}${s.result.segmentCount + 1}${d.element}${s.st02}${term}`;
-      parts.push(s.result.text, se);
+      for (const piece of s.result.pieces) parts.push(piece);
+      parts.push(se);
     });
     parts.push(['GE', String(sets.length), String(gs.controlNumber)].join(d.element) + term);
   });

@@ -72,6 +72,19 @@ describe('Local stack: outbound transactions over HTTP', () => {
     expect(execution.json.artifacts[0].url.startsWith(env.stack.url)).toBe(true);
   });
 
+  it('writes values beyond ASCII as UTF-8, the encoding its own reader and the edi response use', async () => {
+    const named = structuredClone(po) as typeof po & { heading: Record<string, Record<string, unknown>> };
+    named.heading.beginning_segment_for_purchase_order_BEG!.purchase_order_number_03 = 'PO-Zoë-東京';
+    const created = await api('POST', '/partnerships/acme-globex/transactions/po', { transaction: named });
+    expect(created.status, created.text).toBe(200);
+    const output = await api('GET', `/executions/${created.json.fileExecutionId}/output`);
+    const bytes = Buffer.from(await (await fetch(output.json.documentDownloadUrl)).arrayBuffer());
+    expect(bytes.includes(Buffer.from('*PO-Zoë-東京*', 'utf8'))).toBe(true);
+    const parsed = processX12(bytes, { guide: guide('x12-004010-850'), keepSegments: false });
+    expect(parsed.entries[0]!.errors).toEqual([]);
+    expect(parsed.entries[0]!.transaction).toEqual(named);
+  });
+
   it('creates an 837P and never reuses a control number', async () => {
     const first = await api('POST', '/partnerships/acme-globex/transactions/claims', { transaction: claim, filename: 'claims-1.x12' });
     const second = await api('POST', '/partnerships/acme-globex/transactions/claims', { transaction: claim });

@@ -90,6 +90,68 @@ describe('Function: generateInterchange', () => {
     expect(back.entries[0]?.transaction?.detail).toEqual(transaction.detail);
   });
 
+  it('writes values with characters beyond latin1 unchanged, and reads them back', () => {
+    const json = structuredClone(transaction);
+    json.heading.beginning_segment_for_purchase_order_BEG.purchase_order_number_03 = 'Zoë-東京-😀';
+    const r = generateInterchange(input(json));
+    expect(r.issues).toEqual([]);
+    expect(r.edi).toContain('\nBEG*00*SA*Zoë-東京-😀**20240131~\n');
+    const back = processX12(r.edi, { guide: miniGuide });
+    expect(back.errorCount).toBe(0);
+    expect(back.entries[0]?.transaction?.heading?.beginning_segment_for_purchase_order_BEG).toEqual(
+      json.heading.beginning_segment_for_purchase_order_BEG,
+    );
+  });
+
+  it('formats repeated values the same each time, -0 and 0 alike, and still rejects a bad one after good ones', () => {
+    const line = (id: string, quantity: unknown) => ({ baseline_item_data_PO1: { assigned_identification_01: id, quantity_02: quantity } });
+    const json = structuredClone(transaction) as Record<string, unknown> & typeof transaction;
+    json.detail.baseline_item_data_PO1_loop = [
+      line('1', 12),
+      line('2', 12),
+      line('3', 1.25),
+      line('4', 12),
+      line('5', -0),
+      line('6', 0),
+      line('7', '12'),
+      line('8', 12),
+    ] as never;
+    const r = generateInterchange(input(json));
+    expect(r.issues).toEqual([]);
+    const quantities = r.edi
+      .split('\n')
+      .filter((s) => s.startsWith('PO1'))
+      .map((s) => s.split('*')[2]);
+    expect(quantities).toEqual(['12~', '12~', '1.25~', '12~', '0~', '0~', '12~', '12~']);
+
+    const dates = structuredClone(transaction);
+    const twice = generateInterchange(input(dates));
+    expect(twice.edi).toContain('BEG*00*SA*PO-1**20240131~');
+    dates.heading.beginning_segment_for_purchase_order_BEG.date_05 = '2024-02-30';
+    const bad = generateInterchange(input(dates));
+    expect(bad.issues.map((i) => [i.code, i.path])).toEqual([
+      ['INVALID_JSON_VALUE', 'heading.beginning_segment_for_purchase_order_BEG.date_05'],
+    ]);
+  });
+
+  it('writes a transaction far larger than its write buffer byte for byte', () => {
+    const json = structuredClone(transaction);
+    const lines = [];
+    const expected = [];
+    for (let i = 1; i <= 6000; i++) {
+      lines.push({ baseline_item_data_PO1: { assigned_identification_01: `LINE-${i}`, quantity_02: i, unit_price_04: i / 4 } });
+      // R values are canonical: no leading zero before the point
+      expected.push(`PO1*LINE-${i}*${i}**${String(i / 4).replace(/^0\./, '.')}~`);
+    }
+    json.detail.baseline_item_data_PO1_loop = lines as never;
+    const r = generateInterchange(input(json));
+    expect(r.issues).toEqual([]);
+    expect(r.edi.length).toBeGreaterThan(2 * 64 * 1024);
+    const body = r.edi.split('\n').filter((s) => s.startsWith('PO1'));
+    expect(body).toEqual(expected);
+    expect(r.edi).toContain(`SE*${6000 + 3}*0007~`);
+  });
+
   it('reports unknown keys, wrong types and missing required elements with JSON paths', () => {
     const bad = structuredClone(transaction) as Record<string, Record<string, unknown>>;
     (bad.heading as Record<string, Record<string, unknown>>).beginning_segment_for_purchase_order_BEG = {

@@ -26,6 +26,8 @@ function el(type: string, min = 1, max = 18): CompiledElement {
     componentMasks: undefined,
     shapes: undefined,
     syntax: [],
+    lastValue: undefined,
+    lastText: '',
   };
 }
 
