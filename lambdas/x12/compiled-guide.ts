@@ -275,6 +275,7 @@ function compileElement(
       if (Number(k) < 1 || Number(k) > components.length) problems.push(`${where}: override of component ${k}, which does not exist`);
     }
     const syntax = parseSyntax(def.syntax, components.length, where, problems);
+    const componentKeys = keyIndexOf(components);
     return {
       ...base,
       type: 'composite',
@@ -285,13 +286,13 @@ function compileElement(
       restricted: false,
       decimals: -1,
       components,
-      componentKeys: keyIndexOf(components),
+      componentKeys,
       componentMasks: buildMasks(
         components,
         syntax,
         components.filter((c) => c.usage === 'R').map((c) => c.position),
       ),
-      shapes: new ShapeCache(components.map((c) => c.key)),
+      shapes: new ShapeCache(componentKeys.order),
       syntax,
       lastValue: undefined,
       lastText: '',
@@ -356,6 +357,7 @@ function compileSegment(
   if (node.min > node.max) problems.push(`${where}: min use ${node.min} > max use ${node.max}`);
   const syntax = parseSyntax(def?.syntax, elements.length, `${where} ${node.segment}`, problems);
   for (const note of syntax) note.unused = note.positions.every((p) => elements[p - 1]?.usage === 'N');
+  const elementKeys = keyIndexOf(elements);
   return {
     kind: 'segment',
     id: node.segment,
@@ -365,8 +367,8 @@ function compileSegment(
     max: node.max,
     usage: node.usage ?? (node.min > 0 ? 'R' : 'S'),
     elements,
-    elementKeys: keyIndexOf(elements),
-    shapes: new ShapeCache(elements.map((e) => e.key)),
+    elementKeys,
+    shapes: new ShapeCache(elementKeys.order),
     syntax,
     masks: buildMasks(
       elements,

@@ -56,21 +56,24 @@ const CANDIDATES = {
   repetition: ['^', '{', '}', '!', '`', '\\', '|'],
   segment: ['~', '\n', '{', '}', '!', '`', '|'],
 } as const;
-/** Any character that could serve as a delimiter (what the data is scanned for). */
-const CANDIDATE_CHARS = /[*|^~!{}`:>\\\n\r]/;
-/** The same characters by code (a loop over a short value is cheaper than a regular expression). */
+/**
+ * Any character that could serve as a delimiter, and CR (part of a line break), by code: what
+ * values are scanned for. All are ASCII.
+ */
 const CANDIDATE_CODES = new Uint8Array(128);
-for (const ch of '*|^~!{}`:>\\\n\r') CANDIDATE_CODES[ch.charCodeAt(0)] = 1;
+for (const ch of [...Object.values(CANDIDATES).flat(), '\r']) CANDIDATE_CODES[ch.charCodeAt(0)] = 1;
 
 /** How many guide positions past the last key collect() compares before it hashes a key. */
 const LOOKAHEAD = 6;
 
+/** Whether a character code is a delimiter candidate. */
+function isCandidate(c: number): boolean {
+  return c < 128 && CANDIDATE_CODES[c] === 1;
+}
+
 /** Whether a value holds a delimiter candidate. */
 function hasCandidate(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 128 && CANDIDATE_CODES[c] === 1) return true;
-  }
+  for (let i = 0; i < text.length; i++) if (isCandidate(text.charCodeAt(i))) return true;
   return false;
 }
 
@@ -575,7 +578,7 @@ class Renderer {
     /** Whether the text may hold a delimiter candidate (formatted numbers, dates and times cannot). */
     let scan = true;
     if (typeof value === 'string' && def.textual) {
-      // strings into string elements: nothing to format; a valid plain code needs no scan
+      // strings into string elements: nothing to format (still scanned for delimiters below)
       text = value;
     } else {
       if (typeof value === 'object') {
@@ -628,7 +631,7 @@ class Renderer {
       }
     }
     if (scan && hasCandidate(text)) {
-      for (const ch of text) if (CANDIDATE_CHARS.test(ch)) this.used.add(ch);
+      for (let i = 0; i < text.length; i++) if (isCandidate(text.charCodeAt(i))) this.used.add(text[i] as string);
     }
     if (this.validate) {
       // the value rules of the translator, on the text as written (its type is already right)
